@@ -1,0 +1,45 @@
+import { IDENTIFIER_PATTERNS, trimIdentifier, type IdentifierKind } from './identifier-kinds.ts';
+
+export interface NominatedIdentifier {
+  readonly value: string;
+  readonly kind: IdentifierKind;
+  /** Offset of the first occurrence in the text. */
+  readonly offset: number;
+}
+
+const MIN_LENGTH = 6;
+const MAX_LENGTH = 200;
+
+/** Identifiers of `text` with their kind, in order of first occurrence, each once. */
+export function findIdentifiers(text: string): NominatedIdentifier[] {
+  const found: NominatedIdentifier[] = [];
+  const seen = new Set<string>();
+  const claimed: Array<[number, number]> = [];
+  const overlapsClaimed = (start: number, end: number) => claimed.some(([from, to]) => start < to && end > from);
+  for (const { kind, pattern } of IDENTIFIER_PATTERNS) {
+    for (const match of text.matchAll(pattern)) {
+      const value = trimIdentifier(match[0]);
+      const start = match.index ?? 0;
+      if (value.length < MIN_LENGTH || value.length > MAX_LENGTH) continue;
+      if (text.startsWith('…', start + match[0].length)) continue; // cut off by a display: not exact
+      if (overlapsClaimed(start, start + value.length)) continue;
+      claimed.push([start, start + value.length]);
+      if (seen.has(value)) continue;
+      seen.add(value);
+      found.push({ value, kind, offset: start });
+    }
+  }
+  return found.sort((a, b) => a.offset - b.offset);
+}
+
+/**
+ * Exact identifiers worth conserving verbatim, most opaque kinds first and then by first
+ * occurrence, at most `cap` of them.
+ */
+export function nominateVerbatim(text: string, cap = 40): string[] {
+  const rank = new Map(IDENTIFIER_PATTERNS.map((pattern, index) => [pattern.kind, index]));
+  return findIdentifiers(text)
+    .sort((a, b) => (rank.get(a.kind) ?? 0) - (rank.get(b.kind) ?? 0) || a.offset - b.offset)
+    .slice(0, cap)
+    .map((identifier) => identifier.value);
+}

@@ -1,0 +1,247 @@
+import { findIdentifiers } from '../closet/nominate-verbatim.ts';
+import type { CanonicalMessage, ToolCall, ToolResult } from '../messages/types.ts';
+import { estimateTokens } from '../text/estimate-tokens.ts';
+import { phraseKeys, type PhraseIndex } from '../text/phrase-index.ts';
+import type { FoldLine, FoldLineKind } from './fold-line.ts';
+import { LINE_PREFIX } from './fold-line.ts';
+import { keyArgument } from './key-argument.ts';
+import { skeletonLine } from './skeleton-line.ts';
+import { toolFamily } from './tool-family.ts';
+import { isErrorLine } from './tool-outcome.ts';
+import { wordDensity, type LineValueWeights } from './line-value.ts';
+
+const LONG_LINE = 240;
+const FRAGMENT_MAX = 320;
+const WINDOW = 80;
+const MAX_OUTPUT_LINES = 300;
+const IDENTIFIER_HINT = /[0-9a-f]{7,}|\/[\w.-]+\.\w|\w_\w+_\w|[a-z][A-Z][a-z]+[A-Z]|:\d{2,5}\b|\w=\d|#\d/;
+
+const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** Splits long prose into sentences so a fold can keep some of them verbatim. */
+function proseFragments(line: string): string[] {
+  if (line.length <= LONG_LINE) return [line];
+  return line
+    .split(/(?<=[.!?;])\s+(?=\S)/)
+    .flatMap((sentence) => (sentence.length <= FRAGMENT_MAX ? [sentence] : [`${sentence.slice(0, FRAGMENT_MAX)}…`]));
+}
+
+/** Long output lines (minified JSON, logs) keep the windows around their identifiers. */
+function outputFragments(line: string): string[] {
+  if (line.length <= LONG_LINE) return [line];
+  const windows: Array<[number, number]> = [];
+  for (const identifier of findIdentifiers(line)) {
+    const start = Math.max(0, identifier.offset - WINDOW);
+    const end = Math.min(line.length, identifier.offset + identifier.value.length + WINDOW);
+    const last = windows[windows.length - 1];
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else windows.push([start, end]);
+    if (windows.length >= 6) break;
+  }
+  if (!windows.length) return [`${line.slice(0, LONG_LINE)}…`];
+  return windows.map(([start, end]) => `${start > 0 ? '…' : ''}${line.slice(start, end)}${end < line.length ? '…' : ''}`);
+}
+
+const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+/** A line as read from one message, before it is placed and valued in a fold; cached per message. */
+interface LineTemplate {
+  readonly kind: FoldLineKind;
+  readonly text: string;
+  readonly key: string;
+  readonly phrases: readonly number[];
+  readonly estimate: number;
+  readonly sourceLength: number;
+  /** Fragments of one source line share this number (local to the template list). */
+  readonly line: number;
+  readonly fragment: number;
+  /** Identifiers in the text, worked out once. */
+  readonly identifiers: readonly string[];
+}
+
+function templatesOf(kind: FoldLineKind, texts: readonly string[]): LineTemplate[] {
+  const out: LineTemplate[] = [];
+  texts.forEach((text, line) => {
+    const fragments = kind === 'output' || kind === 'error' || kind === 'argument' ? outputFragments(text) : proseFragments(text);
+    fragments.forEach((fragment, n) => {
+      const identifiers = IDENTIFIER_HINT.test(fragment) ? findIdentifiers(fragment).map((identifier) => identifier.value) : [];
+      out.push({ kind, text: fragment, key: collapse(fragment), phrases: phraseKeys(fragment), estimate: estimateTokens(LINE_PREFIX[kind] + fragment) + 1, sourceLength: text.length, line, fragment: n, identifiers });
+    });
+  });
+  return out;
+}
+
+function textLines(text: string): string[] {
+  const lines: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trimEnd();
+    if (line.trim() !== '') lines.push(line);
+  }
+  return lines;
+}
+
+const proseCache = new WeakMap<CanonicalMessage, { reasoning: LineTemplate[]; text: LineTemplate[] }>();
+const argumentCache = new WeakMap<ToolCall, Map<number, LineTemplate[]>>();
+const outputCache = new WeakMap<ToolResult, LineTemplate[]>();
+
+function proseOf(message: CanonicalMessage, kind: FoldLineKind) {
+  let cached = proseCache.get(message);
+  if (!cached) {
+    cached = { reasoning: templatesOf('reasoning', textLines(message.reasoning)), text: templatesOf(kind, textLines(message.text)) };
+    proseCache.set(message, cached);
+  }
+  return cached;
+}
+
+function argumentTemplates(call: ToolCall, skeletonChars: number): LineTemplate[] {
+  let byWidth = argumentCache.get(call);
+  if (!byWidth) argumentCache.set(call, (byWidth = new Map()));
+  let cached = byWidth.get(skeletonChars);
+  if (!cached) {
+    const family = toolFamily(call.name);
+    const key = keyArgument(family, call.input);
+    const keyLines = key.split('\n');
+    const lines: string[] = [];
+    // the skeleton shows the first line cut short; the rest of a long command or script is optional
+    if (keyLines[0].trim().length > skeletonChars) lines.push(keyLines[0].trim());
+    for (const line of keyLines.slice(1)) if (line.trim()) lines.push(line.trimEnd());
+    if (call.input !== null && typeof call.input === 'object') {
+      for (const [name, value] of Object.entries(call.input as Record<string, unknown>)) {
+        if (typeof value !== 'string' || value === key) continue;
+        if (value.includes('\n') || value.length > 60) lines.push(...textLines(value));
+        else if (name !== 'description') lines.push(`${name}: ${value}`);
+      }
+    }
+    cached = templatesOf('argument', lines);
+    byWidth.set(skeletonChars, cached);
+  }
+  return cached;
+}
+
+function outputTemplates(result: ToolResult): LineTemplate[] {
+  let cached = outputCache.get(result);
+  if (!cached) {
+    const lines = result.text.split('\n');
+    const picked = lines.length > MAX_OUTPUT_LINES ? [...lines.slice(0, MAX_OUTPUT_LINES - 100), ...lines.slice(-100)] : lines;
+    cached = [];
+    let line = 0;
+    for (const raw of picked) {
+      const text = raw.trimEnd();
+      const trimmed = text.trim();
+      if (!trimmed) continue;
+      const kind: FoldLineKind | undefined = isErrorLine(text) ? 'error' : wordCount(trimmed) >= 4 || IDENTIFIER_HINT.test(trimmed) ? 'output' : undefined;
+      if (!kind) continue;
+      for (const template of templatesOf(kind, [text])) cached.push({ ...template, line });
+      line++;
+    }
+    outputCache.set(result, cached);
+  }
+  return cached;
+}
+
+/** Places templates into the fold: order, line identity, value. */
+class LineBuilder {
+  readonly lines: FoldLine[] = [];
+  private order = 0;
+  private lineId = 0;
+  constructor(
+    private readonly phrases: PhraseIndex,
+    private readonly weights: LineValueWeights,
+  ) {}
+
+  add(templates: readonly LineTemplate[], messageIndex: number, mandatory = false): void {
+    let lastLine = -1;
+    for (const template of templates) {
+      if (template.line !== lastLine) {
+        this.lineId++;
+        lastLine = template.line;
+      }
+      this.lines.push({
+        order: this.order++,
+        messageIndex,
+        kind: template.kind,
+        lineId: this.lineId,
+        fragment: template.fragment,
+        text: template.text,
+        key: template.key,
+        phrases: template.phrases,
+        identifierValue: 0,
+        identifiers: template.identifiers,
+        wordValue: wordDensity(template.kind, template.text, template.sourceLength, template.phrases, this.phrases, this.weights) * template.estimate,
+        estimate: template.estimate,
+        mandatory,
+      });
+    }
+    this.lineId++;
+  }
+
+  addCall(text: string, messageIndex: number): void {
+    this.lines.push({ order: this.order++, messageIndex, kind: 'call', lineId: ++this.lineId, fragment: 0, text, key: collapse(text), phrases: phraseKeys(text), identifierValue: 0, identifiers: [], wordValue: 0, estimate: estimateTokens(text) + 1, mandatory: true });
+    this.lineId++;
+  }
+}
+
+/** Each identifier is worth its context only at its latest occurrence: that is the line an agent looks back to. */
+function assignIdentifierValues(lines: FoldLine[], weights: LineValueWeights): void {
+  const latest = new Map<string, FoldLine>();
+  const byAgent = new Set<string>();
+  for (const line of lines) {
+    for (const value of line.identifiers) {
+      latest.set(value, line);
+      if (line.kind === 'assistant' || line.kind === 'argument') byAgent.add(value);
+    }
+  }
+  for (const [value, line] of latest) line.identifierValue += weights.identifier * (byAgent.has(value) ? 2 : 1);
+}
+
+/**
+ * Every line a fold of messages [start, end) could keep, in order: the user's and the agent's
+ * words, one mandatory skeleton line per tool call followed by its argument lines and the
+ * telling lines of its output.
+ */
+export function candidateLines(
+  messages: readonly CanonicalMessage[],
+  start: number,
+  end: number,
+  skeletonChars: number,
+  phrases: PhraseIndex,
+  weights: LineValueWeights,
+  pinned: number,
+): FoldLine[] {
+  const builder = new LineBuilder(phrases, weights);
+  // results paired to their call, in call order, so output renders under its call
+  const resultsByCall = new Map<ToolCall, ToolResult[]>();
+  const open = new Map<string, ToolCall[]>();
+  for (let i = start; i < end; i++) {
+    const message = messages[i];
+    for (const call of message.toolCalls) {
+      const key = call.id;
+      const queue = open.get(key);
+      if (queue) queue.push(call);
+      else open.set(key, [call]);
+      resultsByCall.set(call, []);
+    }
+    for (const result of message.toolResults) {
+      const queue = open.get(result.callId) ?? [...open.values()].find((calls) => calls[0]?.name === result.name);
+      const call = queue?.shift();
+      if (call) resultsByCall.get(call)?.push(result);
+    }
+  }
+  for (let i = start; i < end; i++) {
+    const message = messages[i];
+    if (message.role === 'user' || message.role === 'system') builder.add(proseOf(message, 'user').text, i, i === pinned);
+    else if (message.role === 'assistant') {
+      const prose = proseOf(message, 'assistant');
+      builder.add(prose.reasoning, i);
+      builder.add(prose.text, i);
+      for (const call of message.toolCalls) {
+        const results = resultsByCall.get(call) ?? [];
+        builder.addCall(skeletonLine(call, results, skeletonChars), i);
+        builder.add(argumentTemplates(call, skeletonChars), i);
+        for (const result of results) builder.add(outputTemplates(result), i);
+      }
+    }
+  }
+  assignIdentifierValues(builder.lines, weights);
+  return builder.lines;
+}

@@ -1,0 +1,89 @@
+import type { Band } from '../fold/build-band.ts';
+
+/** Why the sealed prefix was rebuilt. */
+export type EpochReason = 'first-call' | 'over-budget' | 'cold-cache' | 'tail-cap' | 'boundary-changed' | 'config-changed' | 'hard-epoch';
+
+export const EPOCH_REASONS: readonly EpochReason[] = ['first-call', 'over-budget', 'cold-cache', 'tail-cap', 'boundary-changed', 'config-changed', 'hard-epoch'];
+
+export interface ClippedMessage {
+  readonly maxChars: number;
+  /** Tokens of the clipped message, replacing the raw count in the view's size. */
+  readonly tokens: number;
+}
+
+export interface RebirthSeedState {
+  readonly text: string;
+  readonly tokens: number;
+  /** Raw messages [0, end) are represented by the seed. */
+  readonly end: number;
+}
+
+/**
+ * Everything the session needs to reproduce its sealed prefix byte for byte: a host can store
+ * it as JSON (a Durable Object, a page reload) and resume exactly.
+ */
+export interface FoldFreezeState {
+  readonly version: 1;
+  readonly configFingerprint: number;
+  /** Raw messages [0, headEnd) open the view verbatim (system prompt, first instruction). */
+  readonly headEnd: number;
+  readonly seed: RebirthSeedState | null;
+  readonly bands: readonly Band[];
+  /** The raw tail starts here; everything before it is head, seed or bands. */
+  readonly coveredEnd: number;
+  /** Combined fingerprint of raw messages [0, coveredEnd), to notice a rewritten history. */
+  readonly coveredFingerprint: number;
+  /** Raw tail messages shown clipped because one alone would not fit, by raw index. */
+  readonly clipped: Readonly<Record<string, ClippedMessage>>;
+  readonly lastCallAt: number | null;
+  readonly lastViewTokens: number;
+  /** measured / counted, from host telemetry; scales every size decision. */
+  readonly calibration: number;
+  readonly epochs: number;
+  readonly hotReuses: number;
+  readonly calls: number;
+}
+
+export function createFoldFreezeState(configFingerprint = 0): FoldFreezeState {
+  return {
+    version: 1,
+    configFingerprint,
+    headEnd: 0,
+    seed: null,
+    bands: [],
+    coveredEnd: 0,
+    coveredFingerprint: 0,
+    clipped: {},
+    lastCallAt: null,
+    lastViewTokens: 0,
+    calibration: 1,
+    epochs: 0,
+    hotReuses: 0,
+    calls: 0,
+  };
+}
+
+/** True once anything is sealed: a seed, a band, or a head that stays raw. */
+export function hasSealedPrefix(state: FoldFreezeState): boolean {
+  return state.seed !== null || state.bands.length > 0;
+}
+
+/** The parts of a state an epoch replaces. */
+export interface FoldCommit {
+  readonly headEnd: number;
+  readonly seed: RebirthSeedState | null;
+  readonly bands: readonly Band[];
+  readonly coveredEnd: number;
+  readonly coveredFingerprint: number;
+  readonly clipped: Readonly<Record<string, ClippedMessage>>;
+}
+
+/** Seals a new prefix after an epoch. */
+export function commitFoldFreeze(state: FoldFreezeState, commit: FoldCommit, now: number, viewTokens: number): FoldFreezeState {
+  return { ...state, ...commit, lastCallAt: now, lastViewTokens: viewTokens, epochs: state.epochs + 1, calls: state.calls + 1 };
+}
+
+/** Records a call that reused the sealed prefix. */
+export function touchFoldFreeze(state: FoldFreezeState, now: number, viewTokens: number, hot: boolean): FoldFreezeState {
+  return { ...state, lastCallAt: now, lastViewTokens: viewTokens, hotReuses: state.hotReuses + (hot ? 1 : 0), calls: state.calls + 1 };
+}

@@ -1,0 +1,3 @@
+export { DEFAULT_FREEZE_CONFIG, evaluateFoldFreeze, type FreezeConfig, type FreezeDecision, type FreezeInput } from './evaluate-freeze.ts';
+export { commitFoldFreeze, createFoldFreezeState, EPOCH_REASONS, hasSealedPrefix, touchFoldFreeze, type ClippedMessage, type EpochReason, type FoldCommit, type FoldFreezeState, type RebirthSeedState } from './freeze-state.ts';
+export { restoreFoldFreezeState, serializeFoldFreezeState, type SerializedFoldFreezeState } from './serialize.ts';

@@ -1,0 +1,47 @@
+import { FoldInputError } from '../messages/fold-input-error.ts';
+import type { FoldFreezeState } from './freeze-state.ts';
+
+export type SerializedFoldFreezeState = FoldFreezeState;
+
+export function serializeFoldFreezeState(state: FoldFreezeState): string {
+  return JSON.stringify(state);
+}
+
+const isInteger = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
+
+/** Parses and checks a serialized state; a bad one is rejected whole with a typed error naming the field. */
+export function restoreFoldFreezeState(serialized: string | SerializedFoldFreezeState): FoldFreezeState {
+  let value: unknown = serialized;
+  if (typeof serialized === 'string') {
+    try {
+      value = JSON.parse(serialized);
+    } catch {
+      throw new FoldInputError(-1, 'restored freeze state is not valid JSON');
+    }
+  }
+  const state = value as Record<string, unknown>;
+  const fail = (field: string): never => {
+    throw new FoldInputError(-1, `restored freeze state has a bad ${field}`);
+  };
+  if (state === null || typeof state !== 'object') fail('value');
+  if (state.version !== 1) fail('version');
+  for (const field of ['configFingerprint', 'headEnd', 'coveredEnd', 'coveredFingerprint', 'lastViewTokens', 'epochs', 'hotReuses', 'calls'])
+    if (!isInteger(state[field])) fail(field);
+  if (!(typeof state.calibration === 'number' && state.calibration > 0)) fail('calibration');
+  if (!(state.lastCallAt === null || typeof state.lastCallAt === 'number')) fail('lastCallAt');
+  if (!Array.isArray(state.bands)) fail('bands');
+  let previousEnd = state.headEnd as number;
+  const seed = state.seed as Record<string, unknown> | null;
+  if (seed !== null) {
+    if (typeof seed !== 'object' || typeof seed.text !== 'string' || !isInteger(seed.tokens) || !isInteger(seed.end)) fail('seed');
+    previousEnd = seed.end as number;
+  }
+  for (const band of state.bands as Array<Record<string, unknown>>) {
+    if (typeof band !== 'object' || band === null || typeof band.text !== 'string' || !isInteger(band.start) || !isInteger(band.end) || !isInteger(band.tokens) || !Array.isArray(band.lineKeys) || typeof band.estimateScale !== 'number') fail('band');
+    if ((band.start as number) !== previousEnd || (band.end as number) <= (band.start as number)) fail('band range');
+    previousEnd = band.end as number;
+  }
+  if ((state.coveredEnd as number) < previousEnd) fail('coveredEnd');
+  if (state.clipped === null || typeof state.clipped !== 'object') fail('clipped');
+  return state as unknown as FoldFreezeState;
+}

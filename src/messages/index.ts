@@ -1,0 +1,8 @@
+export { detectDialect } from './detect-dialect.ts';
+export { FoldInputError } from './fold-input-error.ts';
+export { argumentValues, plainMessageText } from './plain-text.ts';
+export { readMessage, SYNTHETIC_MARKER, ToolCallLedger } from './read-message.ts';
+export { fingerprintOf, Transcript, type TokenCounter } from './transcript.ts';
+export { detectTurns, isUserTurnBoundary } from './turns.ts';
+export type { CanonicalMessage, CanonicalRole, Dialect, ProviderMessage, ToolCall, ToolResult, Turn } from './types.ts';
+export { clipProviderMessage, clipText, writeSyntheticMessage } from './write-synthetic.ts';

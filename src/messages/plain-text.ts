@@ -1,0 +1,28 @@
+import type { CanonicalMessage } from './types.ts';
+
+/** Values of a tool call's arguments, space-joined: what the model reads of them. */
+export function argumentValues(input: unknown): string {
+  const out: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') out.push(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(walk);
+    else if (value !== null && value !== undefined) out.push(String(value));
+  };
+  walk(input);
+  return out.join(' ');
+}
+
+/**
+ * The plain rendering every size decision uses: role, text, tool-call names with their
+ * argument values, tool-result text. Reasoning that providers do not take back as input
+ * (OpenAI-style reasoning_content) is left out; thinking blocks are counted.
+ */
+export function plainMessageText(message: CanonicalMessage, countsReasoning: boolean): string {
+  let body = message.toolResults.map((result) => result.text).join('\n');
+  if (message.text) body = body ? `${body}\n${message.text}` : message.text;
+  if (countsReasoning && message.reasoning) body = body ? `${message.reasoning}\n${body}` : message.reasoning;
+  let out = `<${message.sourceRole}>\n${body}`;
+  for (const call of message.toolCalls) out += `\n[call ${call.name}] ${argumentValues(call.input)}`;
+  return `${out}\n`;
+}

@@ -1,0 +1,141 @@
+import { fnv1a } from '../text/hash.ts';
+import { PhraseIndex } from '../text/phrase-index.ts';
+import { argumentValues, plainMessageText } from './plain-text.ts';
+import { detectDialect } from './detect-dialect.ts';
+import { FoldInputError } from './fold-input-error.ts';
+import { readMessage, ToolCallLedger } from './read-message.ts';
+import type { CanonicalMessage, Dialect, ProviderMessage } from './types.ts';
+
+export type TokenCounter = (text: string) => number;
+
+/**
+ * The canonical transcript of a growing history, read incrementally: a call that only appends
+ * reads only the new messages. Each message is fingerprinted once, so a host that rebuilds its
+ * message objects between calls (a worker parsing JSON) is recognised as unchanged.
+ */
+export class Transcript {
+  dialect: Dialect = 'openai';
+  readonly messages: CanonicalMessage[] = [];
+  private readonly fingerprintCache: Array<number | undefined> = [];
+  /** tokens[i]: plain-rendering tokens of message i; prefixTokens[i]: sum over messages before i. */
+  readonly tokens: number[] = [];
+  readonly prefixTokens: number[] = [0];
+  /** Serialized size and turn boundaries as running sums, for O(1) stats. */
+  readonly prefixChars: number[] = [0];
+  readonly prefixTurns: number[] = [0];
+  /** Phrases of user and assistant words across the history. */
+  readonly phrases = new PhraseIndex();
+  private sources: unknown[] = [];
+  private ledger = new ToolCallLedger();
+
+  constructor(private readonly countTokens: TokenCounter) {}
+
+  get length(): number {
+    return this.messages.length;
+  }
+
+  /** Brings the transcript in line with `history`; returns the first index that changed, or -1 when it only grew. */
+  sync(history: readonly ProviderMessage[]): number {
+    if (!Array.isArray(history)) throw new FoldInputError(-1, `history must be an array of messages, got ${history === null ? 'null' : typeof history}`);
+    const dialect = detectDialect(history);
+    let firstChange = -1;
+    if (dialect !== this.dialect && this.messages.length) firstChange = 0;
+    else {
+      const known = Math.min(this.sources.length, history.length);
+      for (let i = 0; i < known; i++) {
+        if (history[i] === this.sources[i]) continue;
+        if (fingerprintOf(history[i]) === this.fingerprint(i)) {
+          this.sources[i] = history[i];
+          continue;
+        }
+        firstChange = i;
+        break;
+      }
+      if (firstChange < 0 && history.length < this.sources.length) firstChange = history.length;
+    }
+    if (firstChange >= 0) this.reset();
+    this.dialect = dialect;
+    // read into a scratch ledger so that bad input leaves the transcript as it was
+    const ledger = this.ledger.clone();
+    const added: CanonicalMessage[] = [];
+    for (let i = this.messages.length; i < history.length; i++) added.push(readMessage(history[i], i, dialect, ledger));
+    const countsReasoning = dialect !== 'openai';
+    for (let n = 0; n < added.length; n++) {
+      const source = history[this.messages.length];
+      const message = added[n];
+      this.messages.push(message);
+      this.sources.push(source);
+      this.fingerprintCache.push(undefined);
+      const tokens = this.countTokens(plainMessageText(message, countsReasoning));
+      this.tokens.push(tokens);
+      this.prefixTokens.push(this.prefixTokens[this.prefixTokens.length - 1] + tokens);
+      this.prefixChars.push(this.prefixChars[this.prefixChars.length - 1] + messageChars(message));
+      this.prefixTurns.push(this.prefixTurns[this.prefixTurns.length - 1] + (message.isTurnBoundary ? 1 : 0));
+      if (message.role === 'assistant' || message.role === 'user') this.phrases.addMessage([message.text, ...message.toolCalls.map((call) => argumentValues(call.input))]);
+    }
+    this.ledger = ledger;
+    return firstChange;
+  }
+
+  /** Tokens of messages [start, end). */
+  tokensBetween(start: number, end: number): number {
+    return this.prefixTokens[end] - this.prefixTokens[start];
+  }
+
+  /** Characters of text, reasoning, tool arguments and results in messages [start, end). */
+  charsBetween(start: number, end: number): number {
+    return this.prefixChars[end] - this.prefixChars[start];
+  }
+
+  turnsBetween(start: number, end: number): number {
+    return this.prefixTurns[end] - this.prefixTurns[start];
+  }
+
+  /** Content fingerprint of message `index`, worked out on first need. */
+  fingerprint(index: number): number {
+    let value = this.fingerprintCache[index];
+    if (value === undefined) this.fingerprintCache[index] = value = fingerprintOf(this.sources[index]);
+    return value;
+  }
+
+  source(index: number): ProviderMessage {
+    return this.sources[index] as ProviderMessage;
+  }
+
+  /** True when message `index` may begin a raw tail: it carries no tool result, so no call is split from its answer. */
+  isSafeCut(index: number): boolean {
+    if (index >= this.messages.length) return true;
+    return this.messages[index].toolResults.length === 0;
+  }
+
+  private reset(): void {
+    this.messages.length = 0;
+    this.fingerprintCache.length = 0;
+    this.tokens.length = 0;
+    this.prefixTokens.length = 1;
+    this.prefixChars.length = 1;
+    this.prefixTurns.length = 1;
+    this.sources = [];
+    this.phrases.clear();
+    this.ledger = new ToolCallLedger();
+  }
+}
+
+function messageChars(message: CanonicalMessage): number {
+  let chars = message.text.length + message.reasoning.length;
+  for (const call of message.toolCalls) chars += call.name.length + (typeof call.input === 'string' ? call.input.length : JSON.stringify(call.input ?? null).length);
+  for (const result of message.toolResults) chars += result.text.length;
+  return chars;
+}
+
+/** Order-stable JSON for fingerprints: key order of a rebuilt object must not matter. */
+function stableJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`).join(',')}}`;
+}
+
+export function fingerprintOf(message: unknown): number {
+  return fnv1a(stableJson(message));
+}

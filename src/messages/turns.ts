@@ -1,0 +1,32 @@
+import { Transcript } from './transcript.ts';
+import { readMessage, ToolCallLedger } from './read-message.ts';
+import { detectDialect } from './detect-dialect.ts';
+import type { ProviderMessage, Turn } from './types.ts';
+
+/** Whether a message starts a turn: real user text, not tool results and not warpfold's own synthetic text. */
+export function isUserTurnBoundary(message: ProviderMessage, dialect = detectDialect([message])): boolean {
+  return readMessage(message, 0, dialect, new PermissiveLedger()).isTurnBoundary;
+}
+
+/** A ledger that pairs anything: boundary checks look at one message out of context. */
+class PermissiveLedger extends ToolCallLedger {
+  override close(callId: string | undefined, name: string | undefined): string {
+    return name ?? callId ?? 'tool';
+  }
+}
+
+/** Turns of a history: each starts at real user text; messages before the first boundary form turn 0. */
+export function detectTurns(history: readonly ProviderMessage[]): Turn[] {
+  const transcript = new Transcript(() => 0);
+  transcript.sync(history);
+  const turns: Turn[] = [];
+  let start = 0;
+  for (let i = 1; i < transcript.length; i++) {
+    if (transcript.messages[i].isTurnBoundary) {
+      turns.push({ startIndex: start, endIndex: i });
+      start = i;
+    }
+  }
+  if (transcript.length) turns.push({ startIndex: start, endIndex: transcript.length });
+  return turns;
+}

@@ -1,0 +1,46 @@
+/** The three provider dialects warpfold reads and writes. */
+export type Dialect = 'openai' | 'anthropic' | 'gemini';
+
+/** A provider-shaped message as the host keeps it. warpfold reads it and never changes it. */
+export type ProviderMessage = Record<string, unknown>;
+
+export type CanonicalRole = 'system' | 'user' | 'assistant' | 'tool';
+
+export interface ToolCall {
+  /** Provider id, or a synthetic `#<message>.<n>` when the dialect has none. */
+  readonly id: string;
+  readonly name: string;
+  /** Parsed arguments; a string when they were not valid JSON. */
+  readonly input: unknown;
+}
+
+export interface ToolResult {
+  readonly callId: string;
+  /** Name of the call this result answers, when it could be paired. */
+  readonly name: string;
+  readonly text: string;
+  readonly isError: boolean;
+}
+
+/** One message read into dialect-free form. */
+export interface CanonicalMessage {
+  readonly index: number;
+  readonly role: CanonicalRole;
+  /** The role string as the provider spells it (`model`, `developer`, …). */
+  readonly sourceRole: string;
+  /** Visible prose (user, assistant or system text). */
+  readonly text: string;
+  /** Model reasoning recorded apart from the prose (thinking blocks, reasoning_content). */
+  readonly reasoning: string;
+  readonly toolCalls: readonly ToolCall[];
+  readonly toolResults: readonly ToolResult[];
+  /** Real user text: where a new turn starts. */
+  readonly isTurnBoundary: boolean;
+}
+
+/** A span of messages that begins at real user text (or at the start of the history). */
+export interface Turn {
+  readonly startIndex: number;
+  /** Exclusive. */
+  readonly endIndex: number;
+}

@@ -1,0 +1,38 @@
+import type { Dialect, ProviderMessage } from './types.ts';
+
+/** A synthetic message in the history's own dialect: Anthropic gets text blocks (cacheable), Gemini `parts`. */
+export function writeSyntheticMessage(dialect: Dialect, role: 'user' | 'assistant', text: string): ProviderMessage {
+  if (dialect === 'gemini') return { role: role === 'assistant' ? 'model' : 'user', parts: [{ text }] };
+  if (dialect === 'anthropic') return { role, content: [{ type: 'text', text }] };
+  return { role, content: text };
+}
+
+/** Head and tail of a long text with a marker for the cut middle. */
+export function clipText(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const head = Math.floor(maxChars * 0.6);
+  const tail = Math.max(0, maxChars - head);
+  const omitted = text.slice(head, text.length - tail);
+  return `${text.slice(0, head)}\n[warpfold clipped ${omitted.length} chars, ${omitted.split('\n').length} lines]\n${text.slice(text.length - tail)}`;
+}
+
+const CLIP_KEYS = new Set(['content', 'text', 'output', 'result']);
+
+/**
+ * Copy of a raw message whose long text fields are cut to `maxChars` (head and tail kept, the
+ * middle replaced by a marker). Used only when one message alone would not fit under the ceiling.
+ */
+export function clipProviderMessage(message: ProviderMessage, maxChars: number): ProviderMessage {
+  const clip = (text: string) => clipText(text, maxChars);
+  const walk = (value: unknown, key: string): unknown => {
+    if (typeof value === 'string') return CLIP_KEYS.has(key) ? clip(value) : value;
+    if (Array.isArray(value)) return value.map((item) => walk(item, key));
+    if (value !== null && typeof value === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [childKey, child] of Object.entries(value)) out[childKey] = walk(child, childKey);
+      return out;
+    }
+    return value;
+  };
+  return walk(message, '') as ProviderMessage;
+}

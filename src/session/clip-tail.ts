@@ -1,0 +1,71 @@
+import { buildBand, type Band } from '../fold/build-band.ts';
+import type { ClippedMessage, RebirthSeedState } from '../freeze/freeze-state.ts';
+import { plainMessageText } from '../messages/plain-text.ts';
+import type { TokenCounter, Transcript } from '../messages/transcript.ts';
+import type { CanonicalMessage } from '../messages/types.ts';
+import { clipText } from '../messages/write-synthetic.ts';
+import type { LineValueWeights } from '../fold/line-value.ts';
+
+export interface ClipInput {
+  readonly headEnd: number;
+  readonly seed: RebirthSeedState | null;
+  readonly bands: readonly Band[];
+  readonly coveredEnd: number;
+}
+
+export interface ClipPlan {
+  readonly bands: readonly Band[];
+  readonly coveredEnd: number;
+  readonly clipped: Readonly<Record<string, ClippedMessage>>;
+  readonly viewTokens: number;
+}
+
+function clippedCanonical(message: CanonicalMessage, maxChars: number): CanonicalMessage {
+  return { ...message, text: clipText(message.text, maxChars), reasoning: clipText(message.reasoning, maxChars), toolResults: message.toolResults.map((result) => ({ ...result, text: clipText(result.text, maxChars) })) };
+}
+
+/**
+ * Last resort before a rebirth: when the live step alone is too big (one huge tool result), fold
+ * everything before it into one small band and show the live step's largest messages clipped.
+ */
+export function clipTail(transcript: Transcript, input: ClipInput, limit: number, ackTokens: number, countTokens: TokenCounter, weights: LineValueWeights): ClipPlan | null {
+  const end = transcript.length;
+  let cut = end - 1;
+  while (cut > input.coveredEnd && !transcript.isSafeCut(cut)) cut--;
+  const foldStart = input.seed ? input.seed.end : input.headEnd;
+  const fixed = transcript.tokensBetween(0, input.headEnd) + (input.seed?.tokens ?? 0);
+  let bands: readonly Band[] = [];
+  if (cut > foldStart) {
+    const band = buildBand({
+      messages: transcript.messages, start: foldStart, end: cut, budgetTokens: Math.floor(Math.min(0.25 * limit, 0.45 * transcript.tokensBetween(foldStart, cut))),
+      countTokens, userRole: 'user', presentLines: new Set(), presentPhrases: new Set(), phrases: transcript.phrases, pinned: -1,
+      presentText: input.seed?.text ?? '', withPreamble: !input.seed, weights, closetFraction: 0.1, rawTokens: transcript.tokensBetween(foldStart, cut),
+    });
+    bands = [band];
+  } else cut = Math.max(cut, input.coveredEnd);
+  const bandTokens = bands.reduce((sum, band) => sum + band.tokens + ackTokens, 0);
+  let room = limit - fixed - bandTokens;
+  const countsReasoning = transcript.dialect !== 'openai';
+  const order = [];
+  for (let i = cut; i < end; i++) order.push(i);
+  order.sort((a, b) => transcript.tokens[b] - transcript.tokens[a]);
+  let tail = transcript.tokensBetween(cut, end);
+  const clipped: Record<string, ClippedMessage> = {};
+  for (const index of order) {
+    if (tail <= room) break;
+    const others = tail - transcript.tokens[index];
+    const allowance = Math.floor((room - others) * 0.9);
+    if (allowance < 64) continue;
+    let maxChars = allowance * 3;
+    let tokens = countTokens(plainMessageText(clippedCanonical(transcript.messages[index], maxChars), countsReasoning));
+    while (tokens > allowance && maxChars > 200) {
+      maxChars = Math.floor(maxChars * 0.75);
+      tokens = countTokens(plainMessageText(clippedCanonical(transcript.messages[index], maxChars), countsReasoning));
+    }
+    if (tokens > allowance) continue;
+    clipped[String(index)] = { maxChars, tokens: tokens + 16 };
+    tail = others + tokens + 16;
+  }
+  if (tail > room) return null;
+  return { bands, coveredEnd: bands.length ? cut : input.coveredEnd, clipped, viewTokens: fixed + bandTokens + tail };
+}

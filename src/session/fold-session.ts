@@ -1,0 +1,256 @@
+import type { Band } from '../fold/build-band.ts';
+import { resolveFoldConfig, type FoldConfig } from '../fold/fold-config.ts';
+import { DEFAULT_FREEZE_CONFIG, evaluateFoldFreeze, type FreezeConfig } from '../freeze/evaluate-freeze.ts';
+import { commitFoldFreeze, createFoldFreezeState, hasSealedPrefix, touchFoldFreeze, type EpochReason, type FoldFreezeState } from '../freeze/freeze-state.ts';
+import { restoreFoldFreezeState, serializeFoldFreezeState, type SerializedFoldFreezeState } from '../freeze/serialize.ts';
+import { FoldInputError } from '../messages/fold-input-error.ts';
+import { Transcript, type TokenCounter } from '../messages/transcript.ts';
+import type { ProviderMessage } from '../messages/types.ts';
+import { clipProviderMessage, writeSyntheticMessage } from '../messages/write-synthetic.ts';
+import { buildSeedFromCanonical } from '../rebirth/raw-rebirth-seed.ts';
+import { combineHashes, fnv1a } from '../text/hash.ts';
+import { estimateTokens } from '../text/estimate-tokens.ts';
+import type { FoldOutcome, FoldPrepareOptions } from './fold-outcome.ts';
+import { clipTail } from './clip-tail.ts';
+import { chooseHeadEnd, planFold } from './plan-fold.ts';
+
+/** Default ceiling when the host names none: large-window models, well under their limit. */
+export const DEFAULT_FOLD_PRESSURE_CEILING_TOKENS = 240_000;
+
+export const FOLD_ACKNOWLEDGEMENT = 'Understood: continuing from the folded history above.';
+
+export interface FoldSessionOptions {
+  /** Prompt budget in tokens; every view stays at or under it. `false` never folds under pressure. */
+  readonly pressureCeiling?: number | false;
+  /** A resolved context budget (see `resolveContextBudget`); its pressure ceiling is used when `pressureCeiling` is absent. */
+  readonly budget?: { readonly pressureCeilingTokens: number };
+  /** Token counter for planning (e.g. gpt-tokenizer's o200k `countTokens`); a conservative estimator otherwise. */
+  readonly countTokens?: TokenCounter;
+  /** Clock in milliseconds; inject it for byte-identical replays. */
+  readonly now?: () => number;
+  readonly foldConfig?: Partial<FoldConfig>;
+  readonly freeze?: boolean | Partial<FreezeConfig>;
+  /** A state saved by `snapshot()` of an earlier session over the same history. */
+  readonly restoredState?: string | SerializedFoldFreezeState;
+}
+
+/**
+ * The one stateful orchestrator. `prepare(history)` returns a view of the host's raw history that
+ * stays under the ceiling on every call, reuses its sealed prefix byte for byte while it can,
+ * and folds older messages into bands when it must.
+ */
+export class FoldSession {
+  readonly config: FoldConfig;
+  readonly freezeConfig: FreezeConfig;
+  readonly ceiling: number | null;
+  private readonly countTokens: TokenCounter;
+  private readonly now: () => number;
+  private readonly transcript: Transcript;
+  private readonly configFingerprint: number;
+  private state: FoldFreezeState;
+  /** Provider objects of the sealed prefix, rebuilt only at epochs. */
+  private prefix: ProviderMessage[] = [];
+  private prefixDialect = '';
+  private ackTokens = 0;
+  private prefixChars = 0;
+  private needsVerification: boolean;
+
+  constructor(options: FoldSessionOptions = {}) {
+    const ceiling = options.pressureCeiling ?? options.budget?.pressureCeilingTokens ?? DEFAULT_FOLD_PRESSURE_CEILING_TOKENS;
+    if (ceiling !== false && !(Number.isFinite(ceiling) && ceiling >= 1_000)) throw new FoldInputError(-1, `pressureCeiling must be false or a number of tokens ≥ 1,000, got ${String(ceiling)}`);
+    this.ceiling = ceiling === false ? null : Math.floor(ceiling);
+    this.config = resolveFoldConfig(options.foldConfig);
+    const freeze = options.freeze;
+    this.freezeConfig = freeze === false ? { ...DEFAULT_FREEZE_CONFIG, enabled: false } : { ...DEFAULT_FREEZE_CONFIG, ...(typeof freeze === 'object' ? freeze : {}) };
+    this.countTokens = options.countTokens ?? estimateTokens;
+    this.now = options.now ?? (() => Date.now());
+    this.transcript = new Transcript(this.countTokens);
+    this.configFingerprint = fnv1a(JSON.stringify([this.config, this.ceiling]));
+    this.state = options.restoredState ? restoreFoldFreezeState(options.restoredState) : createFoldFreezeState(this.configFingerprint);
+    this.needsVerification = options.restoredState !== undefined;
+  }
+
+  /** JSON of the sealed state; pass it as `restoredState` to resume exactly. */
+  snapshot(): string {
+    return serializeFoldFreezeState(this.state);
+  }
+
+  get telemetry(): Pick<FoldFreezeState, 'epochs' | 'hotReuses' | 'calls'> {
+    return { epochs: this.state.epochs, hotReuses: this.state.hotReuses, calls: this.state.calls };
+  }
+
+  prepare(history: readonly ProviderMessage[], options: FoldPrepareOptions = {}): FoldOutcome {
+    const measured = options.measuredInputTokens;
+    if (measured !== undefined && !(Number.isFinite(measured) && measured >= 0)) throw new FoldInputError(-1, `measuredInputTokens must be a non-negative number, got ${String(measured)}`);
+    let changedAt = this.transcript.sync(history);
+    if (this.needsVerification) {
+      changedAt = this.verifyRestored();
+      this.needsVerification = false;
+    }
+    const transcript = this.transcript;
+    const now = this.now();
+    const calibration = this.calibrate(measured);
+    const ceiling = this.ceiling;
+    const limit = ceiling === null ? Number.POSITIVE_INFINITY : (ceiling * (1 - this.config.safetyFraction)) / calibration;
+    const trigger = ceiling !== null && this.config.foldTriggerFraction !== false ? Math.min(limit, (ceiling * this.config.foldTriggerFraction) / calibration) : limit;
+    if (this.prefixDialect !== transcript.dialect) this.rebuildPrefix();
+
+    const reusedTokens = this.prefixTokens() + transcript.tokensBetween(this.state.coveredEnd, transcript.length) - this.clipSavings();
+    const decision = evaluateFoldFreeze(
+      this.state,
+      {
+        changedAt,
+        configFingerprint: this.configFingerprint,
+        viewTokens: changedAt >= 0 && changedAt < this.state.coveredEnd ? Number.POSITIVE_INFINITY : reusedTokens,
+        foldAtTokens: trigger,
+        ceilingTokens: ceiling === null ? Number.POSITIVE_INFINITY : ceiling / calibration,
+        tailChars: this.tailChars(),
+        now,
+        hardEpoch: options.hardEpoch === true,
+        measuredAtCeiling: ceiling !== null && measured !== undefined && measured >= ceiling,
+      },
+      this.freezeConfig,
+    );
+    if (decision.action === 'reuse') {
+      const hot = this.state.calls > 0;
+      this.state = touchFoldFreeze(this.state, now, reusedTokens, hot);
+      return this.outcome(history, hot, undefined, false);
+    }
+    if (decision.reason === 'hard-epoch') return this.hardEpoch(history, now, limit, options.hardEpochSeed);
+    return this.refold(history, decision.reason, decision.rebuild, now, limit);
+  }
+
+  private refold(history: readonly ProviderMessage[], reason: EpochReason, rebuild: boolean, now: number, limit: number): FoldOutcome {
+    const transcript = this.transcript;
+    const fresh = rebuild || !hasSealedPrefix(this.state);
+    const headEnd = fresh ? chooseHeadEnd(transcript, limit, this.config.headFraction) : this.state.headEnd;
+    const seed = rebuild ? null : this.state.seed;
+    const bands: readonly Band[] = fresh ? [] : this.state.bands;
+    const coveredEnd = fresh ? (seed ? seed.end : headEnd) : this.state.coveredEnd;
+    const ceilingTokens = Number.isFinite(limit) ? limit / (1 - this.config.safetyFraction) : transcript.tokensBetween(0, transcript.length);
+    const plan = planFold({ transcript, config: this.config, countTokens: this.countTokens, limitTokens: limit, ceilingTokens, headEnd, seed, bands, coveredEnd, ackTokens: this.ackTokens, userRole: 'user' });
+    if (plan) {
+      this.commit({ headEnd, seed, bands: plan.bands, coveredEnd: plan.coveredEnd, clipped: {} }, now, plan.viewTokens);
+      return this.outcome(history, false, reason, plan.merged);
+    }
+    // even the smallest tail does not fit: clip oversized raw messages of the live step, else rebirth
+    const clipped = clipTail(transcript, { headEnd, seed, bands, coveredEnd }, limit, this.ackTokens, this.countTokens, this.config.lineWeights);
+    if (clipped) {
+      this.commit({ headEnd, seed, bands: clipped.bands, coveredEnd: clipped.coveredEnd, clipped: clipped.clipped }, now, clipped.viewTokens);
+      return this.outcome(history, false, reason, false);
+    }
+    return this.hardEpoch(history, now, limit, undefined);
+  }
+
+  private hardEpoch(history: readonly ProviderMessage[], now: number, limit: number, hostSeed: string | undefined): FoldOutcome {
+    const transcript = this.transcript;
+    let systems = 0;
+    while (systems < transcript.length - 1 && transcript.messages[systems].role === 'system') systems++;
+    const budget = Number.isFinite(limit) ? limit : transcript.tokensBetween(0, transcript.length);
+    const headEnd = transcript.tokensBetween(0, systems) <= this.config.headFraction * budget ? systems : 0;
+    const seedBudget = Math.floor(Math.min(this.config.seedFraction * budget, budget - transcript.tokensBetween(0, headEnd)) * 0.95);
+    const text = hostSeed?.trim() ? hostSeed.trim() : buildSeedFromCanonical(transcript.messages, { budgetTokens: seedBudget, countTokens: this.countTokens }).text;
+    const seed = { text, tokens: this.countTokens(`<user>\n${text}\n`), end: transcript.length };
+    this.commit({ headEnd, seed, bands: [], coveredEnd: transcript.length, clipped: {} }, now, transcript.tokensBetween(0, headEnd) + seed.tokens);
+    return this.outcome(history, false, 'hard-epoch', false);
+  }
+
+  private commit(parts: Omit<Parameters<typeof commitFoldFreeze>[1], 'coveredFingerprint'>, now: number, viewTokens: number): void {
+    this.state = commitFoldFreeze(this.state, { ...parts, coveredFingerprint: this.coveredFingerprint(parts.coveredEnd) }, now, viewTokens);
+    this.state = { ...this.state, configFingerprint: this.configFingerprint };
+    this.rebuildPrefix();
+  }
+
+  /** Host telemetry scales planning when it shows more tokens than the counter saw; never less. */
+  private calibrate(measured: number | undefined): number {
+    if (measured !== undefined && measured > 0 && this.state.lastViewTokens > 0) {
+      const ratio = Math.min(4, Math.max(1, measured / this.state.lastViewTokens));
+      this.state = { ...this.state, calibration: ratio };
+    }
+    return this.state.calibration;
+  }
+
+  private verifyRestored(): number {
+    const end = this.state.coveredEnd;
+    if (end > this.transcript.length) return 0;
+    return this.coveredFingerprint(end) === this.state.coveredFingerprint ? -1 : 0;
+  }
+
+  private coveredFingerprint(end: number): number {
+    let hash = 0;
+    for (let i = 0; i < end; i++) hash = combineHashes(hash, this.transcript.fingerprint(i));
+    return hash;
+  }
+
+  private prefixTokens(): number {
+    const state = this.state;
+    return this.transcript.tokensBetween(0, Math.min(state.headEnd, this.transcript.length)) + (state.seed?.tokens ?? 0) + state.bands.reduce((sum, band) => sum + band.tokens + this.ackTokens, 0);
+  }
+
+  private clipSavings(): number {
+    let saved = 0;
+    for (const [index, clip] of Object.entries(this.state.clipped)) {
+      const i = Number(index);
+      if (i < this.transcript.length) saved += Math.max(0, this.transcript.tokens[i] - clip.tokens);
+    }
+    return saved;
+  }
+
+  private tailChars(): number {
+    return this.transcript.charsBetween(Math.min(this.state.coveredEnd, this.transcript.length), this.transcript.length);
+  }
+
+  private rebuildPrefix(): void {
+    const dialect = this.transcript.dialect;
+    const state = this.state;
+    const prefix: ProviderMessage[] = [];
+    for (let i = 0; i < Math.min(state.headEnd, this.transcript.length); i++) prefix.push(this.transcript.source(i));
+    if (state.seed) prefix.push(writeSyntheticMessage(dialect, 'user', state.seed.text));
+    const ack = writeSyntheticMessage(dialect, 'assistant', FOLD_ACKNOWLEDGEMENT);
+    for (const band of state.bands) prefix.push(writeSyntheticMessage(dialect, 'user', band.text), ack);
+    this.prefix = prefix;
+    this.prefixDialect = dialect;
+    this.prefixChars = this.transcript.charsBetween(0, Math.min(state.headEnd, this.transcript.length)) + (state.seed?.text.length ?? 0) + state.bands.reduce((sum, band) => sum + band.text.length + FOLD_ACKNOWLEDGEMENT.length, 0);
+    this.ackTokens = this.countTokens(`<${dialect === 'gemini' ? 'model' : 'assistant'}>\n${FOLD_ACKNOWLEDGEMENT}\n`);
+  }
+
+  private outcome(history: readonly ProviderMessage[], cacheHot: boolean, reason: EpochReason | undefined, merged: boolean): FoldOutcome {
+    const state = this.state;
+    const transcript = this.transcript;
+    const tail = history.slice(state.coveredEnd).map((message, offset) => {
+      const clip = state.clipped[String(state.coveredEnd + offset)];
+      return clip === undefined ? message : clipProviderMessage(message, clip.maxChars);
+    });
+    const sealed = hasSealedPrefix(state);
+    const messages = sealed ? [...this.prefix, ...tail] : [...history];
+    const rawTokens = transcript.tokensBetween(0, transcript.length);
+    const viewTokens = sealed ? state.lastViewTokens : rawTokens;
+    const foldedFrom = state.seed ? 0 : state.headEnd;
+    const coveredEnd = Math.min(state.coveredEnd, transcript.length);
+    const rawChars = transcript.charsBetween(0, transcript.length);
+    const viewChars = sealed ? this.prefixChars + transcript.charsBetween(coveredEnd, transcript.length) : rawChars;
+    return {
+      messages,
+      cacheHot,
+      sealedBoundary: sealed ? this.prefix.length - 1 : null,
+      stats: {
+        ...(reason ? { epochReason: reason } : {}),
+        ...(merged ? { merged } : {}),
+        cacheHot,
+        totalTurns: transcript.turnsBetween(0, transcript.length),
+        turnsFolded: sealed ? transcript.turnsBetween(foldedFrom, coveredEnd) : 0,
+        messagesFolded: sealed ? state.coveredEnd - foldedFrom : 0,
+        bands: state.bands.length,
+        rawTokens,
+        viewTokens,
+        rawChars,
+        viewChars,
+        savingsPercent: rawTokens ? Math.round((1000 * (rawTokens - viewTokens)) / rawTokens) / 10 : 0,
+        pressureCeilingTokens: this.ceiling,
+        epochs: state.epochs,
+        hotReuses: state.hotReuses,
+        clippedMessages: Object.keys(state.clipped).length,
+      },
+    };
+  }
+}

@@ -1,0 +1,144 @@
+import { buildBand, type Band } from '../fold/build-band.ts';
+import type { FoldConfig } from '../fold/fold-config.ts';
+import type { Transcript, TokenCounter } from '../messages/transcript.ts';
+import type { RebirthSeedState } from '../freeze/freeze-state.ts';
+import { phraseKeys } from '../text/phrase-index.ts';
+
+export interface FoldPlanInput {
+  readonly transcript: Transcript;
+  readonly config: FoldConfig;
+  readonly countTokens: TokenCounter;
+  /** The view must end at or under this many tokens (in the counter's units). */
+  readonly limitTokens: number;
+  /** Size decisions (tail, bands) are fractions of this. */
+  readonly ceilingTokens: number;
+  readonly headEnd: number;
+  readonly seed: RebirthSeedState | null;
+  readonly bands: readonly Band[];
+  readonly coveredEnd: number;
+  /** Tokens of one band's acknowledgement message. */
+  readonly ackTokens: number;
+  readonly userRole: string;
+}
+
+export interface FoldPlan {
+  readonly bands: readonly Band[];
+  readonly coveredEnd: number;
+  readonly clipped: Readonly<Record<string, number>>;
+  readonly viewTokens: number;
+  readonly merged: boolean;
+}
+
+/** Leading system messages and the first instruction stay raw while they are small. */
+export function chooseHeadEnd(transcript: Transcript, limitTokens: number, headFraction: number): number {
+  let systems = 0;
+  while (systems < transcript.length && transcript.messages[systems].role === 'system') systems++;
+  const candidates = [systems + 1, systems, 0];
+  for (const end of candidates) {
+    if (end > transcript.length - 1 && end > 0) continue; // the live message never sits in the head
+    if (end === systems + 1 && !transcript.messages[systems]?.isTurnBoundary) continue;
+    if (!transcript.isSafeCut(end)) continue;
+    if (transcript.tokensBetween(0, end) <= headFraction * limitTokens) return end;
+  }
+  return 0;
+}
+
+/** The last index a raw tail may start at: the live step always stays raw. */
+function lastCut(transcript: Transcript, from: number): number {
+  for (let i = transcript.length - 1; i > from; i--) if (transcript.isSafeCut(i)) return i;
+  return from;
+}
+
+/** Smallest safe cut in [from, last] whose tail fits `budget`, else `last`. */
+function cutForTail(transcript: Transcript, from: number, last: number, budget: number): number {
+  const end = transcript.length;
+  for (let i = from; i < last; i++) if (transcript.isSafeCut(i) && transcript.tokensBetween(i, end) <= budget) return i;
+  return last;
+}
+
+function presentLines(bands: readonly Band[]): Set<string> {
+  const keys = new Set<string>();
+  for (const band of bands) for (const key of band.lineKeys) keys.add(key);
+  return keys;
+}
+
+function presentPhrases(lines: ReadonlySet<string>): Set<number> {
+  const keys = new Set<number>();
+  for (const line of lines) for (const key of phraseKeys(line)) keys.add(key);
+  return keys;
+}
+
+/** The newest real user text: its words are pinned into whichever band folds it. */
+function latestInstruction(transcript: Transcript): number {
+  for (let i = transcript.length - 1; i >= 0; i--) if (transcript.messages[i].isTurnBoundary) return i;
+  return -1;
+}
+
+/**
+ * Plans an epoch: fold the stretch after the sealed bands into a new band, leaving a raw tail
+ * near `tailFraction` of the ceiling; merge all bands into one when they grow past their share or
+ * the view still does not fit; halve the tail if needed. Null when even the smallest tail does
+ * not fit (the session then clips or starts a hard epoch).
+ */
+export function planFold(input: FoldPlanInput): FoldPlan | null {
+  const { transcript, config, limitTokens, ceilingTokens } = input;
+  const end = transcript.length;
+  const foldStart = input.seed ? input.seed.end : input.headEnd;
+  const fixedTokens = transcript.tokensBetween(0, input.headEnd) + (input.seed?.tokens ?? 0);
+  const last = lastCut(transcript, Math.max(input.coveredEnd, foldStart));
+  const bandsTokens = (bands: readonly Band[]) => bands.reduce((sum, band) => sum + band.tokens + input.ackTokens, 0);
+  const seedText = input.seed?.text ?? '';
+  const pinned = latestInstruction(transcript);
+  const band = (start: number, stop: number, budget: number, previous: readonly Band[]): Band | null => {
+    const rawTokens = transcript.tokensBetween(start, stop);
+    if (stop <= start || budget <= 0) return null;
+    const lines = presentLines(previous);
+    const built = buildBand({
+      messages: transcript.messages,
+      start,
+      end: stop,
+      budgetTokens: Math.floor(budget),
+      countTokens: input.countTokens,
+      userRole: input.userRole,
+      presentLines: lines,
+      presentPhrases: presentPhrases(lines),
+      phrases: transcript.phrases,
+      pinned,
+      presentText: seedText + previous.map((item) => item.text).join('\n'),
+      withPreamble: previous.length === 0 && !input.seed,
+      weights: config.lineWeights,
+      closetFraction: config.closetFraction,
+      rawTokens,
+      estimateScale: previous[previous.length - 1]?.estimateScale ?? input.bands[input.bands.length - 1]?.estimateScale,
+    });
+    // a fold larger than what it replaces is never emitted
+    return built.tokens + input.ackTokens < rawTokens ? built : null;
+  };
+
+  for (const tailShare of [config.tailFraction, config.tailFraction / 2, 0]) {
+    const cut = cutForTail(transcript, Math.max(input.coveredEnd, foldStart), last, tailShare * ceilingTokens);
+    const tailTokens = transcript.tokensBetween(cut, end);
+    let bands = input.bands;
+    let merged = false;
+    if (cut > input.coveredEnd) {
+      const raw = transcript.tokensBetween(input.coveredEnd, cut);
+      const next = band(input.coveredEnd, cut, Math.min(config.bandRatio * raw, config.bandFraction * ceilingTokens), bands);
+      if (next) bands = [...bands, next];
+    }
+    const covered = bands.length ? bands[bands.length - 1].end : Math.max(input.coveredEnd, foldStart);
+    let total = fixedTokens + bandsTokens(bands) + transcript.tokensBetween(covered, end);
+    if (bands.length > 1 && (bandsTokens(bands) > config.bandsFraction * ceilingTokens || total > limitTokens)) {
+      const room = limitTokens - fixedTokens - tailTokens - input.ackTokens;
+      const raw = transcript.tokensBetween(foldStart, cut);
+      const one = band(foldStart, cut, Math.min(config.bandRatio * raw, config.mergeFraction * ceilingTokens, room), []);
+      if (one) {
+        bands = [one];
+        merged = true;
+        total = fixedTokens + bandsTokens(bands) + tailTokens;
+      }
+    }
+    const coveredEnd = bands.length ? bands[bands.length - 1].end : input.coveredEnd;
+    if (total <= limitTokens) return { bands, coveredEnd, clipped: {}, viewTokens: total, merged };
+  }
+  return null;
+}

@@ -1,0 +1,44 @@
+/** Words per phrase: the unit in which an agent repeats itself ("Let me run the tests"). */
+export const PHRASE_WORDS = 5;
+
+function wordHash(word: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/** Numeric keys of a line's five-word phrases (cheaper than joining strings). */
+export function phraseKeys(line: string): number[] {
+  const words = line.split(/\s+/).filter(Boolean);
+  if (words.length < PHRASE_WORDS) return [];
+  const hashes = words.map(wordHash);
+  const keys: number[] = [];
+  for (let i = 0; i + PHRASE_WORDS <= hashes.length; i++) {
+    let key = 17;
+    for (let k = 0; k < PHRASE_WORDS; k++) key = (Math.imul(key, 31) + hashes[i + k]) | 0;
+    keys.push(key);
+  }
+  return keys;
+}
+
+/**
+ * How many messages each phrase of the agent's and user's own words occurs in. A phrase the
+ * agent has already repeated is one it tends to repeat again, so folds keep such lines first.
+ */
+export class PhraseIndex {
+  private readonly counts = new Map<number, number>();
+
+  addMessage(texts: readonly string[]): void {
+    const seen = new Set<number>();
+    for (const text of texts) for (const line of text.split('\n')) for (const key of phraseKeys(line)) seen.add(key);
+    for (const key of seen) this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+
+  count(key: number): number {
+    return this.counts.get(key) ?? 0;
+  }
+
+  clear(): void {
+    this.counts.clear();
+  }
+}
