@@ -1,0 +1,17 @@
+export type {
+  BudgetSource,
+  CompressionProfile,
+  ContextBudget,
+  ContextBudgetInput,
+  EvictionPolicy,
+  ModelWindow,
+} from './types.ts';
+export type { BudgetInputErrorCode } from './budget-input-error.ts';
+export { BudgetInputError } from './budget-input-error.ts';
+export { MODEL_WINDOWS } from './model-windows.ts';
+export { contextWindowForModel } from './context-window-for-model.ts';
+export {
+  MINIMUM_CONTEXT_WINDOW_TOKENS,
+  MINIMUM_PRESSURE_CEILING_TOKENS,
+  resolveContextBudget,
+} from './resolve-context-budget.ts';
