@@ -1,0 +1,98 @@
+import { toolFamily } from '../fold/tool-family.ts';
+import type { ToolCall } from '../messages/types.ts';
+import { findPathMentions } from './path-mentions.ts';
+import { normalizePath } from './normalize-path.ts';
+import { patchTouches, shellTouches, type PathTouch, type TouchKind } from './shell-touches.ts';
+
+const PATH_KEYS = ['file_path', 'path', 'filePath', 'file', 'filename', 'absolute_path', 'notebook_path', 'paths', 'files', 'target_file'];
+// Bodies being written: code mentions paths that the call does not touch.
+const BODY_KEYS = new Set(['content', 'file_text', 'new_string', 'old_string', 'new_str', 'old_str', 'new_source', 'text', 'edits', 'code']);
+const COMMAND_KEYS = ['command', 'cmd', 'script'];
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+const STRENGTH: Record<TouchKind, number> = { read: 0, edited: 1, written: 2 };
+
+/** One touch per path, the strongest kind winning, in order of first appearance. */
+export function mergeTouches(touches: readonly PathTouch[]): PathTouch[] {
+  const byPath = new Map<string, TouchKind>();
+  for (const touch of touches) {
+    const known = byPath.get(touch.path);
+    if (known === undefined || STRENGTH[touch.how] > STRENGTH[known]) byPath.set(touch.path, touch.how);
+  }
+  return [...byPath].map(([path, how]) => ({ path, how }));
+}
+
+function stringsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsOf);
+  return [];
+}
+
+/** A path argument of a file tool: one line, no spaces around, not absurdly long. */
+function pathArgument(value: string): string | undefined {
+  const path = normalizePath(value);
+  return path !== '' && path.length <= 400 && !/[\n\r\t]/.test(path) && !/^[a-z]+:\/\//i.test(path) ? path : undefined;
+}
+
+/** The script a shell tool runs; Codex passes `["bash", "-lc", "<script>"]`. */
+function shellScript(input: Record<string, unknown>): string {
+  for (const key of COMMAND_KEYS) {
+    const value = input[key];
+    if (typeof value === 'string') return value;
+    if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
+      const flag = value.findIndex((item) => item === '-c' || item === '-lc' || item === '-ic');
+      return flag >= 0 && flag + 1 < value.length ? value[flag + 1] : value.join(' ');
+    }
+  }
+  return typeof input.input === 'string' ? input.input : '';
+}
+
+/** str_replace_editor and friends carry the action in a sub-command. */
+function editorCommandKind(input: Record<string, unknown>, fallback: TouchKind): TouchKind {
+  const command = typeof input.command === 'string' ? input.command : '';
+  if (command === 'view') return 'read';
+  if (command === 'create') return 'written';
+  if (command === 'str_replace' || command === 'insert' || command === 'undo_edit' || command === 'edit') return 'edited';
+  return fallback;
+}
+
+/**
+ * Files a tool call touches and how. File tools say it in their path argument and family;
+ * shell tools are read word by word; anything else contributes the paths its arguments name.
+ */
+export function callTouches(call: ToolCall): PathTouch[] {
+  const family = toolFamily(call.name);
+  const input = call.input;
+  if (typeof input === 'string') {
+    if (family === 'bash') return mergeTouches(shellTouches(input));
+    if (/^\*\*\* Begin Patch|^\+\+\+ /m.test(input)) return mergeTouches(patchTouches(input));
+    return findPathMentions(input, false).map((path) => ({ path, how: 'read' }));
+  }
+  if (!isRecord(input)) return [];
+  const touches: PathTouch[] = [];
+  if (family === 'bash') touches.push(...shellTouches(shellScript(input)));
+  for (const key of ['patch', 'input', 'diff']) {
+    const value = input[key];
+    if (typeof value === 'string' && /^\*\*\* Begin Patch|^\+\+\+ /m.test(value)) touches.push(...patchTouches(value));
+  }
+  const kind: TouchKind = family === 'edit' ? 'edited' : family === 'write' ? 'written' : 'read';
+  const how = family === 'edit' || family === 'write' ? editorCommandKind(input, kind) : kind;
+  const named = new Set<string>();
+  for (const key of PATH_KEYS) {
+    for (const value of stringsOf(input[key])) {
+      const path = pathArgument(value);
+      if (path === undefined) continue;
+      named.add(path);
+      // a search tool's `path` is where it looked, which is a read even for edit-shaped names
+      touches.push({ path, how: family === 'grep' || family === 'search' ? 'read' : how });
+    }
+  }
+  if (family !== 'bash') {
+    for (const [key, value] of Object.entries(input)) {
+      if (BODY_KEYS.has(key) || PATH_KEYS.includes(key) || key === 'patch' || key === 'diff') continue;
+      for (const text of stringsOf(value)) for (const path of findPathMentions(text, false)) if (!named.has(path)) touches.push({ path, how: 'read' });
+    }
+  }
+  return mergeTouches(touches);
+}
