@@ -12,32 +12,26 @@ const KIND_WEIGHT: Record<IdentifierKind, number> = {
 };
 const OPAQUE = new Set<IdentifierKind>(['uuid', 'hash']);
 
-interface Occurrence {
-  value: string;
-  kind: IdentifierKind;
-  source: string;
-}
-interface MessageIdentifiers {
-  agent: Occurrence[];
-  user: Occurrence[];
-  tool: Occurrence[];
+/** One sighting of an identifier: where, in whose words, and the text around it (for its label). */
+export interface ClosetOccurrence {
+  readonly value: string;
+  readonly kind: IdentifierKind;
+  readonly source: string;
+  readonly messageIndex: number;
+  readonly lane: 'agent' | 'user' | 'tool';
 }
 
-const cache = new WeakMap<CanonicalMessage, MessageIdentifiers>();
+const cache = new WeakMap<CanonicalMessage, ClosetOccurrence[]>();
 
-function occurrences(text: string): Occurrence[] {
-  return text ? findIdentifiers(text).map(({ value, kind }) => ({ value, kind, source: text })) : [];
-}
-
-function identifiersOf(message: CanonicalMessage): MessageIdentifiers {
+function occurrencesOf(message: CanonicalMessage): ClosetOccurrence[] {
   let found = cache.get(message);
   if (!found) {
-    const agentText = message.role === 'assistant' ? [message.text, ...message.toolCalls.map((call) => argumentValues(call.input))].join('\n') : '';
-    found = {
-      agent: occurrences(agentText),
-      user: message.role === 'user' ? occurrences(message.text) : [],
-      tool: occurrences(message.toolResults.map((result) => result.text).join('\n')),
-    };
+    const lanes: Array<[ClosetOccurrence['lane'], string]> = [
+      ['agent', message.role === 'assistant' ? [message.text, ...message.toolCalls.map((call) => argumentValues(call.input))].join('\n') : ''],
+      ['user', message.role === 'user' ? message.text : ''],
+      ['tool', message.toolResults.map((result) => result.text).join('\n')],
+    ];
+    found = lanes.flatMap(([lane, text]) => (text ? findIdentifiers(text).map(({ value, kind }) => ({ value, kind, source: text, messageIndex: message.index, lane })) : []));
     cache.set(message, found);
   }
   return found;
@@ -62,29 +56,24 @@ export interface ClosetOptions {
 }
 
 /**
- * The Coordinate Closet of messages [start, end): exact identifiers not already in the view,
- * ranked by kind, recency, use and whether the agent itself used them, each opaque value with
- * a context label (`7fd5835b ⟦changelog_id⟧`), within a token budget. Empty when nothing is missing.
+ * The Coordinate Closet: exact identifiers not already in the view, ranked by kind, recency,
+ * use and whether the agent itself used them, each opaque value with a context label
+ * (`7fd5835b ⟦changelog_id⟧`), within a token budget. Empty when nothing is missing.
  */
-export function renderCloset(messages: readonly CanonicalMessage[], start: number, end: number, options: ClosetOptions): string {
+export function renderClosetFrom(occurrences: Iterable<ClosetOccurrence>, start: number, end: number, options: ClosetOptions): string {
   const candidates = new Map<string, Candidate>();
-  for (let i = start; i < end; i++) {
-    const found = identifiersOf(messages[i]);
-    for (const [lane, list] of [['agent', found.agent], ['user', found.user], ['tool', found.tool]] as const) {
-      for (const occurrence of list) {
-        const entry = candidates.get(occurrence.value);
-        if (entry) {
-          entry.last = i;
-          entry.uses++;
-          entry.byAgent ||= lane === 'agent';
-        } else candidates.set(occurrence.value, { ...occurrence, last: i, uses: 1, byAgent: lane === 'agent', fromUser: lane === 'user' });
-      }
-    }
+  for (const occurrence of occurrences) {
+    const entry = candidates.get(occurrence.value);
+    if (entry) {
+      entry.last = Math.max(entry.last, occurrence.messageIndex);
+      entry.uses++;
+      entry.byAgent ||= occurrence.lane === 'agent';
+    } else candidates.set(occurrence.value, { value: occurrence.value, kind: occurrence.kind, source: occurrence.source, last: occurrence.messageIndex, uses: 1, byAgent: occurrence.lane === 'agent', fromUser: occurrence.lane === 'user' });
   }
   const span = Math.max(1, end - start);
   const score = (candidate: Candidate) =>
     KIND_WEIGHT[candidate.kind] + (20 * (candidate.last - start)) / span + Math.min(10, candidate.uses * 2) + (candidate.byAgent ? 15 : 0);
-  const ranked = [...candidates.values()].filter((candidate) => !options.isPresent(candidate.value)).sort((a, b) => score(b) - score(a) || a.last - b.last);
+  const ranked = [...candidates.values()].filter((candidate) => !options.isPresent(candidate.value)).sort((a, b) => score(b) - score(a) || a.last - b.last || (a.value < b.value ? -1 : 1));
   const userBudget = options.budgetTokens * (options.userLaneFraction ?? 0.25);
   const items: string[] = [];
   let used = 0;
@@ -102,4 +91,11 @@ export function renderCloset(messages: readonly CanonicalMessage[], start: numbe
     items.push(item);
   }
   return items.length ? `${CLOSET_MARK} ${items.join(' · ')}` : '';
+}
+
+/** The closet of messages [start, end) of a transcript. */
+export function renderCloset(messages: readonly CanonicalMessage[], start: number, end: number, options: ClosetOptions): string {
+  const occurrences: ClosetOccurrence[] = [];
+  for (let i = start; i < end; i++) occurrences.push(...occurrencesOf(messages[i]));
+  return renderClosetFrom(occurrences, start, end, options);
 }

@@ -1,4 +1,4 @@
-import { renderCloset } from '../closet/render-closet.ts';
+import { renderClosetFrom, type ClosetOccurrence } from '../closet/render-closet.ts';
 import type { TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
@@ -30,8 +30,8 @@ export interface BandRequest {
   readonly phrases: PhraseIndex;
   /** Message whose words are kept whatever the budget (the live instruction), or -1. */
   readonly pinned: number;
-  /** Text the view already holds before this band, for the closet's presence test. */
-  readonly presentText: string;
+  /** Identifiers the view already holds before this band: the closet need not repeat them. */
+  readonly presentIdentifiers: ReadonlySet<string>;
   readonly withPreamble: boolean;
   readonly weights: LineValueWeights;
   readonly closetFraction: number;
@@ -54,25 +54,43 @@ export interface Band {
 /** Commands are what agents reuse most after their own prose, so skeleton lines keep them whole up to this width. */
 const SKELETON_WIDTH = 200;
 
-/** When call lines alone overrun their share, the oldest calls (and lines around them) collapse into one count line. */
-function collapseCalls(lines: FoldLine[], allowance: number): FoldLine[] {
-  let mandatory = lines.filter((line) => line.mandatory).reduce((sum, line) => sum + line.estimate, 0);
-  if (mandatory <= allowance) return lines;
+/** Share of a band that guarantees skeleton lines to the newest calls; older ones compete on value. */
+const GUARANTEED_CALL_SHARE = 0.25;
+
+/** The newest calls keep their skeleton line whatever the budget. */
+function guaranteeNewestCalls(lines: readonly FoldLine[], allowance: number): FoldLine[] {
+  const guaranteed = new Set<FoldLine>();
+  let used = 0;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i];
+    if (line.kind !== 'call') continue;
+    if (used + line.estimate > allowance) break;
+    used += line.estimate;
+    guaranteed.add(line);
+  }
+  return lines.map((line) => (guaranteed.has(line) ? { ...line, mandatory: true } : line));
+}
+
+/** One line that counts the calls whose skeleton did not fit, so every call is accounted for. */
+export function omittedCallsLine(lines: readonly FoldLine[], picked: ReadonlySet<FoldLine>): string {
   const names = new Map<string, number>();
-  let dropped = 0;
-  let lastDropped = -1;
+  let omitted = 0;
   for (const line of lines) {
-    if (mandatory <= allowance) break;
-    if (!line.mandatory) continue;
-    mandatory -= line.estimate;
-    lastDropped = line.order;
-    dropped++;
+    if (line.kind !== 'call' || picked.has(line)) continue;
+    omitted++;
     const name = /^▸ ([^:→]+)/.exec(line.text)?.[1]?.trim() ?? 'tool';
     names.set(name, (names.get(name) ?? 0) + 1);
   }
-  const text = `▸ ${dropped} earlier tool calls, lines omitted: ${[...names].map(([name, count]) => `${name} ×${count}`).join(', ')}`;
-  const summary: FoldLine = { ...lines[0], kind: 'call', text, key: text, lineId: -1, fragment: 0, estimate: estimateTokens(text) + 1, mandatory: true, phrases: [], identifierValue: 0, identifiers: [], wordValue: 0 };
-  return [summary, ...lines.filter((line) => line.order > lastDropped)];
+  return omitted ? `▸ ${omitted} tool calls not shown: ${[...names].map(([name, count]) => `${name} ×${count}`).join(', ')}` : '';
+}
+
+const LANE: Record<FoldLine['kind'], ClosetOccurrence['lane']> = { user: 'user', assistant: 'agent', reasoning: 'agent', call: 'agent', argument: 'agent', output: 'tool', error: 'tool' };
+
+/** Closet candidates straight from the fold's lines: every identifier was found once, when the line was read. */
+function closetOccurrences(lines: readonly FoldLine[]): ClosetOccurrence[] {
+  const out: ClosetOccurrence[] = [];
+  for (const line of lines) for (const { value, kind } of line.identifiers) out.push({ value, kind, source: line.text, messageIndex: line.messageIndex, lane: LANE[line.kind] });
+  return out;
 }
 
 /**
@@ -84,20 +102,24 @@ export function buildBand(request: BandRequest): Band {
   const header = `[warpfold fold · messages ${start + 1}–${end} · ${request.rawTokens.toLocaleString('en-US')} tokens folded]`;
   const intro = request.withPreamble ? `${header}\n${FOLD_PREAMBLE}` : header;
   const introTokens = estimateTokens(intro) + 4;
-  const lines = collapseCalls(candidateLines(messages, start, end, SKELETON_WIDTH, request.phrases, request.weights, request.pinned), 0.6 * (budgetTokens - introTokens));
+  const lines = guaranteeNewestCalls(candidateLines(messages, start, end, SKELETON_WIDTH, request.phrases, request.weights, request.pinned), GUARANTEED_CALL_SHARE * (budgetTokens - introTokens));
+  const omissionReserve = 40;
+  const occurrences = closetOccurrences(lines);
   const closetBudget = Math.max(0, request.closetFraction * budgetTokens);
   const measure = (text: string) => countTokens(`<${request.userRole}>\n${text}\n`);
 
   let scale = request.estimateScale ?? 0.7;
   let bestScale = scale;
-  let lineBudget = budgetTokens - closetBudget - introTokens;
+  let lineBudget = budgetTokens - closetBudget - introTokens - omissionReserve;
   let best: { text: string; tokens: number; picked: FoldLine[] } | undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
     const picked = selectLines(lines, lineBudget, { presentLines: request.presentLines, presentPhrases: request.presentPhrases, recency: request.weights.recency }, scale);
-    const body = renderLines(picked);
-    const closet = renderCloset(messages, start, end, {
+    const omitted = omittedCallsLine(lines, new Set(picked));
+    const pickedIdentifiers = new Set(picked.flatMap((line) => line.identifiers.map((identifier) => identifier.value)));
+    const body = [omitted, renderLines(picked)].filter(Boolean).join('\n');
+    const closet = renderClosetFrom(occurrences, start, end, {
       budgetTokens: closetBudget,
-      isPresent: (value) => body.includes(value) || request.presentText.includes(value),
+      isPresent: (value) => request.presentIdentifiers.has(value) || pickedIdentifiers.has(value),
     });
     const text = [intro, body, closet].filter(Boolean).join('\n');
     const tokens = measure(text);

@@ -1,4 +1,4 @@
-import { findIdentifiers } from '../closet/nominate-verbatim.ts';
+import { findIdentifiers, type NominatedIdentifier } from '../closet/nominate-verbatim.ts';
 import type { CanonicalMessage, ToolCall, ToolResult } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
 import { phraseKeys, type PhraseIndex } from '../text/phrase-index.ts';
@@ -24,6 +24,21 @@ function proseFragments(line: string): string[] {
   return line
     .split(/(?<=[.!?;])\s+(?=\S)/)
     .flatMap((sentence) => (sentence.length <= FRAGMENT_MAX ? [sentence] : [`${sentence.slice(0, FRAGMENT_MAX)}…`]));
+}
+
+/** Long argument lines (one-line scripts, regexes) split at whitespace into pieces that can be kept whole. */
+function argumentFragments(line: string): string[] {
+  if (line.length <= LONG_LINE) return [line];
+  const out: string[] = [];
+  let rest = line;
+  while (rest.length > LONG_LINE) {
+    let cut = rest.lastIndexOf(' ', LONG_LINE);
+    if (cut < LONG_LINE / 2) cut = LONG_LINE;
+    out.push(rest.slice(0, cut));
+    rest = rest.slice(cut).trimStart();
+  }
+  if (rest) out.push(rest);
+  return out;
 }
 
 /** Long output lines (minified JSON, logs) keep the windows around their identifiers. */
@@ -56,15 +71,15 @@ interface LineTemplate {
   readonly line: number;
   readonly fragment: number;
   /** Identifiers in the text, worked out once. */
-  readonly identifiers: readonly string[];
+  readonly identifiers: readonly NominatedIdentifier[];
 }
 
 function templatesOf(kind: FoldLineKind, texts: readonly string[]): LineTemplate[] {
   const out: LineTemplate[] = [];
   texts.forEach((text, line) => {
-    const fragments = kind === 'output' || kind === 'error' || kind === 'argument' ? outputFragments(text) : proseFragments(text);
+    const fragments = kind === 'argument' ? argumentFragments(text) : kind === 'output' || kind === 'error' ? outputFragments(text) : proseFragments(text);
     fragments.forEach((fragment, n) => {
-      const identifiers = IDENTIFIER_HINT.test(fragment) ? findIdentifiers(fragment).map((identifier) => identifier.value) : [];
+      const identifiers = IDENTIFIER_HINT.test(fragment) ? findIdentifiers(fragment) : [];
       out.push({ kind, text: fragment, key: collapse(fragment), phrases: phraseKeys(fragment), estimate: estimateTokens(LINE_PREFIX[kind] + fragment) + 1, sourceLength: text.length, line, fragment: n, identifiers });
     });
   });
@@ -176,7 +191,12 @@ class LineBuilder {
   }
 
   addCall(text: string, messageIndex: number): void {
-    this.lines.push({ order: this.order++, messageIndex, kind: 'call', lineId: ++this.lineId, fragment: 0, text, key: collapse(text), phrases: phraseKeys(text), identifierValue: 0, identifiers: [], wordValue: 0, estimate: estimateTokens(text) + 1, mandatory: true });
+    const identifiers = IDENTIFIER_HINT.test(text) ? findIdentifiers(text) : [];
+    const phrases = phraseKeys(text);
+    const estimate = estimateTokens(text) + 1;
+    // a call line is worth what its arguments are; the band decides which ones are guaranteed
+    const wordValue = wordDensity('argument', text, text.length, phrases, this.phrases, this.weights) * estimate;
+    this.lines.push({ order: this.order++, messageIndex, kind: 'call', lineId: ++this.lineId, fragment: 0, text, key: collapse(text), phrases, identifierValue: 0, identifiers, wordValue, estimate, mandatory: false });
     this.lineId++;
   }
 }
@@ -184,14 +204,17 @@ class LineBuilder {
 /** Each identifier is worth its context only at its latest occurrence: that is the line an agent looks back to. */
 function assignIdentifierValues(lines: FoldLine[], weights: LineValueWeights): void {
   const latest = new Map<string, FoldLine>();
+  const uses = new Map<string, number>();
   const byAgent = new Set<string>();
   for (const line of lines) {
-    for (const value of line.identifiers) {
+    for (const { value } of line.identifiers) {
       latest.set(value, line);
-      if (line.kind === 'assistant' || line.kind === 'argument') byAgent.add(value);
+      uses.set(value, (uses.get(value) ?? 0) + 1);
+      if (line.kind === 'assistant' || line.kind === 'argument' || line.kind === 'call') byAgent.add(value);
     }
   }
-  for (const [value, line] of latest) line.identifierValue += weights.identifier * (byAgent.has(value) ? 2 : 1);
+  // an identifier the agent used, or one that keeps coming back, is one it will look for again
+  for (const [value, line] of latest) line.identifierValue += weights.identifier * (byAgent.has(value) ? 2 : 1) * Math.min(3, Math.log2(1 + (uses.get(value) ?? 1)));
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { NominatedIdentifier } from '../closet/nominate-verbatim.ts';
+
 /** What a line of a fold is, which sets its prefix and how much it is worth keeping. */
 export type FoldLineKind = 'user' | 'assistant' | 'reasoning' | 'call' | 'argument' | 'output' | 'error';
 
@@ -15,7 +17,7 @@ export interface FoldLine {
   readonly key: string;
   /** Five-word phrase keys of the text. */
   readonly phrases: readonly number[];
-  readonly identifiers: readonly string[];
+  readonly identifiers: readonly NominatedIdentifier[];
   /** Identifiers whose latest occurrence in the fold is this line (set after all lines are read). */
   identifierValue: number;
   /** Expected usefulness of the words themselves, before identifiers. */

@@ -16,6 +16,7 @@ export interface LineValueWeights {
   readonly user: number;
   readonly reasoning: number;
   readonly output: number;
+  /** Lines a diff removes; lines it adds count as the agent's own arguments. */
   readonly diff: number;
   readonly error: number;
   /** Value of holding the latest context of an identifier; doubled when the agent used it. */
@@ -39,7 +40,9 @@ export const DEFAULT_LINE_VALUE_WEIGHTS: LineValueWeights = {
   recency: 0.5,
 };
 
-const DIFF_LINE = /^\s*\d+\s*[+-]\s|^[+-](?![+-])/;
+/** A line a diff adds: the agent's own writing, as an edit tool echoes it back. */
+const ADDED_LINE = /^\s*(\d+\s*)?\+(?!\+)/;
+const REMOVED_LINE = /^\s*(\d+\s*)?-(?!-)\s/;
 
 export function wordDensity(kind: FoldLineKind, text: string, sourceLength: number, phrases: readonly number[], index: PhraseIndex, weights: LineValueWeights): number {
   const repeated = phrases.length ? phrases.filter((key) => index.count(key) >= 2).length / phrases.length : 0;
@@ -59,7 +62,8 @@ export function wordDensity(kind: FoldLineKind, text: string, sourceLength: numb
     case 'error':
       return weights.error;
     case 'output':
-      return short * (DIFF_LINE.test(text) ? weights.diff : weights.output);
+      if (ADDED_LINE.test(text)) return short * weights.argument;
+      return short * (REMOVED_LINE.test(text) ? weights.diff : weights.output);
     case 'call':
       return 0;
   }

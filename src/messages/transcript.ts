@@ -23,8 +23,8 @@ export class Transcript {
   /** Serialized size and turn boundaries as running sums, for O(1) stats. */
   readonly prefixChars: number[] = [0];
   readonly prefixTurns: number[] = [0];
-  /** Phrases of user and assistant words across the history. */
-  readonly phrases = new PhraseIndex();
+  private readonly phraseIndex = new PhraseIndex();
+  private phrasesIndexed = 0;
   private sources: unknown[] = [];
   private ledger = new ToolCallLedger();
 
@@ -66,12 +66,12 @@ export class Transcript {
       this.messages.push(message);
       this.sources.push(source);
       this.fingerprintCache.push(undefined);
-      const tokens = this.countTokens(plainMessageText(message, countsReasoning));
+      const plain = plainMessageText(message, countsReasoning);
+      const tokens = this.countTokens(plain);
       this.tokens.push(tokens);
       this.prefixTokens.push(this.prefixTokens[this.prefixTokens.length - 1] + tokens);
-      this.prefixChars.push(this.prefixChars[this.prefixChars.length - 1] + messageChars(message));
+      this.prefixChars.push(this.prefixChars[this.prefixChars.length - 1] + plain.length);
       this.prefixTurns.push(this.prefixTurns[this.prefixTurns.length - 1] + (message.isTurnBoundary ? 1 : 0));
-      if (message.role === 'assistant' || message.role === 'user') this.phrases.addMessage([message.text, ...message.toolCalls.map((call) => argumentValues(call.input))]);
     }
     this.ledger = ledger;
     return firstChange;
@@ -82,7 +82,16 @@ export class Transcript {
     return this.prefixTokens[end] - this.prefixTokens[start];
   }
 
-  /** Characters of text, reasoning, tool arguments and results in messages [start, end). */
+  /** Phrases of user and assistant words across the history, indexed on first need: only folds use them. */
+  get phrases(): PhraseIndex {
+    for (; this.phrasesIndexed < this.messages.length; this.phrasesIndexed++) {
+      const message = this.messages[this.phrasesIndexed];
+      if (message.role === 'assistant' || message.role === 'user') this.phraseIndex.addMessage([message.text, ...message.toolCalls.map((call) => argumentValues(call.input))]);
+    }
+    return this.phraseIndex;
+  }
+
+  /** Characters of the plain renderings of messages [start, end). */
   charsBetween(start: number, end: number): number {
     return this.prefixChars[end] - this.prefixChars[start];
   }
@@ -116,16 +125,10 @@ export class Transcript {
     this.prefixChars.length = 1;
     this.prefixTurns.length = 1;
     this.sources = [];
-    this.phrases.clear();
+    this.phraseIndex.clear();
+    this.phrasesIndexed = 0;
     this.ledger = new ToolCallLedger();
   }
-}
-
-function messageChars(message: CanonicalMessage): number {
-  let chars = message.text.length + message.reasoning.length;
-  for (const call of message.toolCalls) chars += call.name.length + (typeof call.input === 'string' ? call.input.length : JSON.stringify(call.input ?? null).length);
-  for (const result of message.toolResults) chars += result.text.length;
-  return chars;
 }
 
 /** Order-stable JSON for fingerprints: key order of a rebuilt object must not matter. */

@@ -39,7 +39,7 @@ export function clipTail(transcript: Transcript, input: ClipInput, limit: number
     const band = buildBand({
       messages: transcript.messages, start: foldStart, end: cut, budgetTokens: Math.floor(Math.min(0.25 * limit, 0.45 * transcript.tokensBetween(foldStart, cut))),
       countTokens, userRole: 'user', presentLines: new Set(), presentPhrases: new Set(), phrases: transcript.phrases, pinned: -1,
-      presentText: input.seed?.text ?? '', withPreamble: !input.seed, weights, closetFraction: 0.1, rawTokens: transcript.tokensBetween(foldStart, cut),
+      presentIdentifiers: new Set(), withPreamble: !input.seed, weights, closetFraction: 0.1, rawTokens: transcript.tokensBetween(foldStart, cut),
     });
     bands = [band];
   } else cut = Math.max(cut, input.coveredEnd);

@@ -1,5 +1,5 @@
 import type { Band } from '../fold/build-band.ts';
-import { resolveFoldConfig, type FoldConfig } from '../fold/fold-config.ts';
+import { resolveFoldConfig, type FoldConfig, type FoldConfigOverrides } from '../fold/fold-config.ts';
 import { DEFAULT_FREEZE_CONFIG, evaluateFoldFreeze, type FreezeConfig } from '../freeze/evaluate-freeze.ts';
 import { commitFoldFreeze, createFoldFreezeState, hasSealedPrefix, touchFoldFreeze, type EpochReason, type FoldFreezeState } from '../freeze/freeze-state.ts';
 import { restoreFoldFreezeState, serializeFoldFreezeState, type SerializedFoldFreezeState } from '../freeze/serialize.ts';
@@ -28,7 +28,7 @@ export interface FoldSessionOptions {
   readonly countTokens?: TokenCounter;
   /** Clock in milliseconds; inject it for byte-identical replays. */
   readonly now?: () => number;
-  readonly foldConfig?: Partial<FoldConfig>;
+  readonly foldConfig?: FoldConfigOverrides;
   readonly freeze?: boolean | Partial<FreezeConfig>;
   /** A state saved by `snapshot()` of an earlier session over the same history. */
   readonly restoredState?: string | SerializedFoldFreezeState;
@@ -92,7 +92,6 @@ export class FoldSession {
     const calibration = this.calibrate(measured);
     const ceiling = this.ceiling;
     const limit = ceiling === null ? Number.POSITIVE_INFINITY : (ceiling * (1 - this.config.safetyFraction)) / calibration;
-    const trigger = ceiling !== null && this.config.foldTriggerFraction !== false ? Math.min(limit, (ceiling * this.config.foldTriggerFraction) / calibration) : limit;
     if (this.prefixDialect !== transcript.dialect) this.rebuildPrefix();
 
     const reusedTokens = this.prefixTokens() + transcript.tokensBetween(this.state.coveredEnd, transcript.length) - this.clipSavings();
@@ -102,9 +101,11 @@ export class FoldSession {
         changedAt,
         configFingerprint: this.configFingerprint,
         viewTokens: changedAt >= 0 && changedAt < this.state.coveredEnd ? Number.POSITIVE_INFINITY : reusedTokens,
-        foldAtTokens: trigger,
+        foldAtTokens: limit,
         ceilingTokens: ceiling === null ? Number.POSITIVE_INFINITY : ceiling / calibration,
         tailChars: this.tailChars(),
+        tailTokens: transcript.tokensBetween(Math.min(this.state.coveredEnd, transcript.length), transcript.length),
+        tailCapTokens: ceiling !== null && this.config.tailTriggerFraction !== false ? (ceiling * this.config.tailTriggerFraction) / calibration : Number.POSITIVE_INFINITY,
         now,
         hardEpoch: options.hardEpoch === true,
         measuredAtCeiling: ceiling !== null && measured !== undefined && measured >= ceiling,

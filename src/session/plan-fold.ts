@@ -3,6 +3,7 @@ import type { FoldConfig } from '../fold/fold-config.ts';
 import type { Transcript, TokenCounter } from '../messages/transcript.ts';
 import type { RebirthSeedState } from '../freeze/freeze-state.ts';
 import { phraseKeys } from '../text/phrase-index.ts';
+import { findIdentifiers } from '../closet/nominate-verbatim.ts';
 
 export interface FoldPlanInput {
   readonly transcript: Transcript;
@@ -68,6 +69,12 @@ function presentPhrases(lines: ReadonlySet<string>): Set<number> {
   return keys;
 }
 
+function identifiersIn(texts: readonly string[]): Set<string> {
+  const found = new Set<string>();
+  for (const text of texts) for (const identifier of findIdentifiers(text)) found.add(identifier.value);
+  return found;
+}
+
 /** The newest real user text: its words are pinned into whichever band folds it. */
 function latestInstruction(transcript: Transcript): number {
   for (let i = transcript.length - 1; i >= 0; i--) if (transcript.messages[i].isTurnBoundary) return i;
@@ -104,7 +111,7 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
       presentPhrases: presentPhrases(lines),
       phrases: transcript.phrases,
       pinned,
-      presentText: seedText + previous.map((item) => item.text).join('\n'),
+      presentIdentifiers: identifiersIn([seedText, ...previous.map((item) => item.text)]),
       withPreamble: previous.length === 0 && !input.seed,
       weights: config.lineWeights,
       closetFraction: config.closetFraction,
@@ -115,7 +122,31 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
     return built.tokens + input.ackTokens < rawTokens ? built : null;
   };
 
-  for (const tailShare of [config.tailFraction, config.tailFraction / 2, 0]) {
+  /**
+   * Re-folds the newest bands [j, …) into one, choosing the largest j (fewest bands rewritten)
+   * that brings all bands under `mergeFraction` while keeping the re-folded, newer history at
+   * least as dense as the older bands left alone; j = 0 re-folds everything.
+   */
+  const mergeNewest = (bands: readonly Band[], fixed: number, tail: number, from: number, cut: number): Band[] | null => {
+    const target = Math.min(config.mergeFraction * ceilingTokens, limitTokens - fixed - tail);
+    let kept = bandsTokens(bands);
+    for (let j = bands.length - 1; j >= 0; j--) {
+      kept -= bands[j].tokens + input.ackTokens;
+      if (j === bands.length - 1 && j > 0) continue; // re-folding the newest band alone frees nothing
+      const start = j === 0 ? from : bands[j].start;
+      const suffixRaw = transcript.tokensBetween(start, cut);
+      const room = target - kept - input.ackTokens;
+      if (j > 0) {
+        const olderDensity = kept / Math.max(1, transcript.tokensBetween(from, start));
+        if (room < olderDensity * suffixRaw) continue;
+      }
+      const one = band(start, cut, Math.min(config.bandRatio * suffixRaw, room), bands.slice(0, j));
+      if (one) return [...bands.slice(0, j), one];
+    }
+    return null;
+  };
+
+  for (const tailShare of new Set([config.tailFraction, config.tailFraction / 2, 0])) {
     const cut = cutForTail(transcript, Math.max(input.coveredEnd, foldStart), last, tailShare * ceilingTokens);
     const tailTokens = transcript.tokensBetween(cut, end);
     let bands = input.bands;
@@ -128,11 +159,9 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
     const covered = bands.length ? bands[bands.length - 1].end : Math.max(input.coveredEnd, foldStart);
     let total = fixedTokens + bandsTokens(bands) + transcript.tokensBetween(covered, end);
     if (bands.length > 1 && (bandsTokens(bands) > config.bandsFraction * ceilingTokens || total > limitTokens)) {
-      const room = limitTokens - fixedTokens - tailTokens - input.ackTokens;
-      const raw = transcript.tokensBetween(foldStart, cut);
-      const one = band(foldStart, cut, Math.min(config.bandRatio * raw, config.mergeFraction * ceilingTokens, room), []);
-      if (one) {
-        bands = [one];
+      const merge = mergeNewest(bands, fixedTokens, tailTokens, foldStart, cut);
+      if (merge) {
+        bands = merge;
         merged = true;
         total = fixedTokens + bandsTokens(bands) + tailTokens;
       }
