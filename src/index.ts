@@ -3,8 +3,15 @@
  * bounded, cache-stable view of a provider-shaped history.
  */
 export { FoldSession, DEFAULT_FOLD_PRESSURE_CEILING_TOKENS, FOLD_ACKNOWLEDGEMENT, type FoldSessionOptions, type FoldOutcome, type FoldPrepareOptions, type FoldStats } from './session/index.ts';
-export { ALWAYS_ON_FOLD_CONFIG, DEFAULT_FOLD_CONFIG, type FoldConfig } from './fold/fold-config.ts';
+export { ALWAYS_ON_FOLD_CONFIG, DEFAULT_FOLD_CONFIG, TIGHT_FOLD_CONFIG, foldConfigForCeiling, type FoldConfig, type FoldConfigOverrides } from './fold/fold-config.ts';
 export { DEFAULT_FREEZE_CONFIG, type FreezeConfig, type EpochReason } from './freeze/index.ts';
 export { detectTurns, FoldInputError, isUserTurnBoundary, type CanonicalMessage, type Dialect, type ProviderMessage, type TokenCounter, type Turn } from './messages/index.ts';
 export { nominateVerbatim } from './closet/index.ts';
 export { estimateTokens } from './text/estimate-tokens.ts';
+export { foldContext, planActiveTurnStepFold, type FoldResult } from './fold/index.ts';
+export * from './rebirth/index.ts';
+export * from './glyphs/index.ts';
+export * from './budget/index.ts';
+export * from './task-rail/index.ts';
+export * from './episodes/index.ts';
+export * from './recall/index.ts';

@@ -99,7 +99,7 @@ function closetOccurrences(lines: readonly FoldLine[]): ClosetOccurrence[] {
  */
 export function buildBand(request: BandRequest): Band {
   const { messages, start, end, budgetTokens, countTokens } = request;
-  const header = `[warpfold fold · messages ${start + 1}–${end} · ${request.rawTokens.toLocaleString('en-US')} tokens folded]`;
+  const header = `[warpfold fold · messages ${start + 1}–${end} · ${request.rawTokens} tokens]`;
   const intro = request.withPreamble ? `${header}\n${FOLD_PREAMBLE}` : header;
   const introTokens = estimateTokens(intro) + 4;
   const lines = guaranteeNewestCalls(candidateLines(messages, start, end, SKELETON_WIDTH, request.phrases, request.weights, request.pinned), GUARANTEED_CALL_SHARE * (budgetTokens - introTokens));

@@ -33,32 +33,74 @@ export interface FoldConfig {
    * `false` folds only at the ceiling.
    */
   readonly tailTriggerFraction: number | false;
+  /** Apply the tail cap from the first call, not only once the session has met its ceiling. */
+  readonly alwaysOn?: boolean;
   /** Share of the ceiling a hard-epoch rebirth seed may take. */
   readonly seedFraction: number;
   readonly lineWeights: LineValueWeights;
 }
 
-/** Folds only when the view would pass the ceiling; keeps as much raw history as fits. */
+/**
+ * Roomy profile (ceilings of 16,000 tokens and up): bands may take 70% of the ceiling, merges
+ * bring them back to 50%, the raw tail folds once it passes a quarter of the ceiling. Numbers
+ * chosen on the dev corpus with the reference scorer (see README).
+ */
 export const DEFAULT_FOLD_CONFIG: FoldConfig = Object.freeze({
-  tailFraction: 0.3,
+  tailFraction: 0,
   bandRatio: 0.45,
   bandFraction: 0.3,
-  bandsFraction: 0.5,
-  mergeFraction: 0.4,
-  closetFraction: 0.06,
+  bandsFraction: 0.7,
+  mergeFraction: 0.5,
+  closetFraction: 0.03,
   headFraction: 0.3,
   safetyFraction: 0.01,
-  tailTriggerFraction: false,
+  tailTriggerFraction: 0.25,
   seedFraction: 0.5,
   lineWeights: DEFAULT_LINE_VALUE_WEIGHTS,
 });
 
-/** Keeps the view lean all the time: folds once it passes half the ceiling. */
-export const ALWAYS_ON_FOLD_CONFIG: FoldConfig = Object.freeze({ ...DEFAULT_FOLD_CONFIG, tailTriggerFraction: 0.2 });
+/**
+ * Tight profile (ceilings of 8,000 tokens and below): the head and the live step do not shrink
+ * with the ceiling, so memory takes a larger share, and exact identifiers weigh more because
+ * far fewer of their lines fit.
+ */
+export const TIGHT_FOLD_CONFIG: FoldConfig = Object.freeze({
+  ...DEFAULT_FOLD_CONFIG,
+  bandsFraction: 0.75,
+  mergeFraction: 0.6,
+  closetFraction: 0.06,
+  lineWeights: { ...DEFAULT_LINE_VALUE_WEIGHTS, identifier: 0.8 },
+});
+
+/** Folds as soon as the raw tail passes a fifth of the ceiling, from the first call on. */
+export const ALWAYS_ON_FOLD_CONFIG: FoldConfig = Object.freeze({ ...DEFAULT_FOLD_CONFIG, tailTriggerFraction: 0.2, alwaysOn: true });
+
+/** The raw working set (the last few tool outputs) is absolute: the tail cap never goes below it. */
+export const MIN_TAIL_CAP_TOKENS = 4_000;
+
+const TIGHT_CEILING = 8_000;
+const ROOMY_CEILING = 16_000;
+
+/** Defaults for a ceiling: the tight profile at 8,000 tokens and below, the roomy one from 16,000, log-interpolated between. */
+export function foldConfigForCeiling(ceiling: number | null): FoldConfig {
+  if (ceiling === null || ceiling >= ROOMY_CEILING) return DEFAULT_FOLD_CONFIG;
+  if (ceiling <= TIGHT_CEILING) return TIGHT_FOLD_CONFIG;
+  const t = Math.log2(ROOMY_CEILING / ceiling); // 0 at 16k, 1 at 8k
+  const mix = (roomy: number, tight: number) => roomy + (tight - roomy) * t;
+  return {
+    ...DEFAULT_FOLD_CONFIG,
+    bandsFraction: mix(DEFAULT_FOLD_CONFIG.bandsFraction, TIGHT_FOLD_CONFIG.bandsFraction),
+    mergeFraction: mix(DEFAULT_FOLD_CONFIG.mergeFraction, TIGHT_FOLD_CONFIG.mergeFraction),
+    closetFraction: mix(DEFAULT_FOLD_CONFIG.closetFraction, TIGHT_FOLD_CONFIG.closetFraction),
+    lineWeights: { ...DEFAULT_LINE_VALUE_WEIGHTS, identifier: mix(DEFAULT_LINE_VALUE_WEIGHTS.identifier, TIGHT_FOLD_CONFIG.lineWeights.identifier) },
+  };
+}
 
 export type FoldConfigOverrides = Partial<Omit<FoldConfig, 'lineWeights'>> & { readonly lineWeights?: Partial<LineValueWeights> };
 
-export function resolveFoldConfig(overrides: FoldConfigOverrides | undefined): FoldConfig {
-  if (!overrides) return DEFAULT_FOLD_CONFIG;
-  return { ...DEFAULT_FOLD_CONFIG, ...overrides, lineWeights: { ...DEFAULT_FOLD_CONFIG.lineWeights, ...overrides.lineWeights } };
+/** The ceiling's defaults with the host's overrides on top. */
+export function resolveFoldConfig(overrides: FoldConfigOverrides | undefined, ceiling: number | null = null): FoldConfig {
+  const base = foldConfigForCeiling(ceiling);
+  if (!overrides) return base;
+  return { ...base, ...overrides, lineWeights: { ...base.lineWeights, ...overrides.lineWeights } };
 }

@@ -36,7 +36,7 @@ export const DEFAULT_LINE_VALUE_WEIGHTS: LineValueWeights = {
   output: 0.012,
   diff: 0.02,
   error: 0.04,
-  identifier: 0.15,
+  identifier: 0.6,
   recency: 0.5,
 };
 

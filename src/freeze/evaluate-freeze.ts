@@ -27,6 +27,8 @@ export interface FreezeInput {
   /** Tokens of the raw tail, and the cap past which it is folded even under the ceiling. */
   readonly tailTokens: number;
   readonly tailCapTokens: number;
+  /** Apply the tail cap before anything is sealed too. */
+  readonly alwaysOn: boolean;
   readonly now: number;
   readonly hardEpoch: boolean;
   /** Host-measured prompt tokens reached the ceiling. */
@@ -44,7 +46,7 @@ export function evaluateFoldFreeze(state: FoldFreezeState, input: FreezeInput, c
   if (!config.enabled && input.viewTokens > input.foldAtTokens) return { action: 'refold', reason: sealed ? 'over-budget' : 'first-call', rebuild: true };
   if (input.viewTokens > input.foldAtTokens) return { action: 'refold', reason: state.lastCallAt === null ? 'first-call' : 'over-budget', rebuild: false };
   // the token cap keeps a session lean only once it has met its ceiling: one that never does stays raw
-  if (input.tailChars > config.maxTailChars || (sealed && input.tailTokens > input.tailCapTokens)) return { action: 'refold', reason: 'tail-cap', rebuild: false };
+  if (input.tailChars > config.maxTailChars || ((sealed || input.alwaysOn) && input.tailTokens > input.tailCapTokens)) return { action: 'refold', reason: 'tail-cap', rebuild: false };
   const cold = state.lastCallAt !== null && input.now - state.lastCallAt > config.ttlMs;
   if (cold && input.viewTokens > config.coldRefoldFraction * input.ceilingTokens) return { action: 'refold', reason: 'cold-cache', rebuild: false };
   return { action: 'reuse' };

@@ -1,4 +1,6 @@
 import type { Band } from '../fold/build-band.ts';
+import type { RecallState } from '../recall/recall-state.ts';
+import type { ResidentCard } from '../session/recall-lane.ts';
 
 /** Why the sealed prefix was rebuilt. */
 export type EpochReason = 'first-call' | 'over-budget' | 'cold-cache' | 'tail-cap' | 'boundary-changed' | 'config-changed' | 'hard-epoch';
@@ -42,6 +44,11 @@ export interface FoldFreezeState {
   readonly epochs: number;
   readonly hotReuses: number;
   readonly calls: number;
+  /** History length at the previous call: recall reads what came after it. */
+  readonly seenLength: number;
+  /** Recall cards shown since the last epoch, in order; they fold away at the next one. */
+  readonly cards: readonly ResidentCard[];
+  readonly recall: RecallState | null;
 }
 
 export function createFoldFreezeState(configFingerprint = 0): FoldFreezeState {
@@ -60,6 +67,9 @@ export function createFoldFreezeState(configFingerprint = 0): FoldFreezeState {
     epochs: 0,
     hotReuses: 0,
     calls: 0,
+    seenLength: 0,
+    cards: [],
+    recall: null,
   };
 }
 
@@ -80,7 +90,7 @@ export interface FoldCommit {
 
 /** Seals a new prefix after an epoch. */
 export function commitFoldFreeze(state: FoldFreezeState, commit: FoldCommit, now: number, viewTokens: number): FoldFreezeState {
-  return { ...state, ...commit, lastCallAt: now, lastViewTokens: viewTokens, epochs: state.epochs + 1, calls: state.calls + 1 };
+  return { ...state, ...commit, cards: [], lastCallAt: now, lastViewTokens: viewTokens, epochs: state.epochs + 1, calls: state.calls + 1 };
 }
 
 /** Records a call that reused the sealed prefix. */

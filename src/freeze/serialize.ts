@@ -1,5 +1,6 @@
 import { FoldInputError } from '../messages/fold-input-error.ts';
 import type { FoldFreezeState } from './freeze-state.ts';
+import { restoreRecallState } from '../recall/recall-state.ts';
 
 export type SerializedFoldFreezeState = FoldFreezeState;
 
@@ -43,5 +44,10 @@ export function restoreFoldFreezeState(serialized: string | SerializedFoldFreeze
   }
   if ((state.coveredEnd as number) < previousEnd) fail('coveredEnd');
   if (state.clipped === null || typeof state.clipped !== 'object') fail('clipped');
+  if (!isInteger(state.seenLength)) fail('seenLength');
+  if (!Array.isArray(state.cards)) fail('cards');
+  for (const card of state.cards as Array<Record<string, unknown>>)
+    if (card === null || typeof card !== 'object' || !isInteger(card.afterIndex) || typeof card.text !== 'string' || !isInteger(card.tokens) || (card.afterIndex as number) < (state.coveredEnd as number)) fail('card');
+  if (state.recall !== null) state.recall = restoreRecallState(state.recall);
   return state as unknown as FoldFreezeState;
 }

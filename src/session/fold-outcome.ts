@@ -22,6 +22,9 @@ export interface FoldStats {
   readonly hotReuses: number;
   /** Raw tail messages shown clipped because one alone would not fit. */
   readonly clippedMessages: number;
+  /** Recall cards added by this call, and shown in all since the last epoch. */
+  readonly recallCardsAdded: number;
+  readonly recallCardsResident: number;
 }
 
 export interface FoldOutcome {

@@ -1,5 +1,5 @@
 import type { Band } from '../fold/build-band.ts';
-import { resolveFoldConfig, type FoldConfig, type FoldConfigOverrides } from '../fold/fold-config.ts';
+import { MIN_TAIL_CAP_TOKENS, resolveFoldConfig, type FoldConfig, type FoldConfigOverrides } from '../fold/fold-config.ts';
 import { DEFAULT_FREEZE_CONFIG, evaluateFoldFreeze, type FreezeConfig } from '../freeze/evaluate-freeze.ts';
 import { commitFoldFreeze, createFoldFreezeState, hasSealedPrefix, touchFoldFreeze, type EpochReason, type FoldFreezeState } from '../freeze/freeze-state.ts';
 import { restoreFoldFreezeState, serializeFoldFreezeState, type SerializedFoldFreezeState } from '../freeze/serialize.ts';
@@ -12,12 +12,15 @@ import { combineHashes, fnv1a } from '../text/hash.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
 import type { FoldOutcome, FoldPrepareOptions } from './fold-outcome.ts';
 import { clipTail } from './clip-tail.ts';
+import { RecallLane } from './recall-lane.ts';
+import { createRecallState } from '../recall/recall-state.ts';
+import type { RecallConfig } from '../recall/recall-config.ts';
 import { chooseHeadEnd, planFold } from './plan-fold.ts';
 
 /** Default ceiling when the host names none: large-window models, well under their limit. */
 export const DEFAULT_FOLD_PRESSURE_CEILING_TOKENS = 240_000;
 
-export const FOLD_ACKNOWLEDGEMENT = 'Understood: continuing from the folded history above.';
+export const FOLD_ACKNOWLEDGEMENT = 'Understood.';
 
 export interface FoldSessionOptions {
   /** Prompt budget in tokens; every view stays at or under it. `false` never folds under pressure. */
@@ -30,6 +33,12 @@ export interface FoldSessionOptions {
   readonly now?: () => number;
   readonly foldConfig?: FoldConfigOverrides;
   readonly freeze?: boolean | Partial<FreezeConfig>;
+  /**
+   * Page folded content back in: when the newest messages touch a folded path or identifier
+   * again, a recall card with the buried tool output is added after them (append-only, so the
+   * sealed prefix stays byte-identical) until the next epoch folds it away.
+   */
+  readonly recall?: boolean | Partial<RecallConfig>;
   /** A state saved by `snapshot()` of an earlier session over the same history. */
   readonly restoredState?: string | SerializedFoldFreezeState;
 }
@@ -54,12 +63,13 @@ export class FoldSession {
   private ackTokens = 0;
   private prefixChars = 0;
   private needsVerification: boolean;
+  private readonly recallLane: RecallLane | null;
 
   constructor(options: FoldSessionOptions = {}) {
     const ceiling = options.pressureCeiling ?? options.budget?.pressureCeilingTokens ?? DEFAULT_FOLD_PRESSURE_CEILING_TOKENS;
     if (ceiling !== false && !(Number.isFinite(ceiling) && ceiling >= 1_000)) throw new FoldInputError(-1, `pressureCeiling must be false or a number of tokens ≥ 1,000, got ${String(ceiling)}`);
     this.ceiling = ceiling === false ? null : Math.floor(ceiling);
-    this.config = resolveFoldConfig(options.foldConfig);
+    this.config = resolveFoldConfig(options.foldConfig, this.ceiling);
     const freeze = options.freeze;
     this.freezeConfig = freeze === false ? { ...DEFAULT_FREEZE_CONFIG, enabled: false } : { ...DEFAULT_FREEZE_CONFIG, ...(typeof freeze === 'object' ? freeze : {}) };
     this.countTokens = options.countTokens ?? estimateTokens;
@@ -68,6 +78,7 @@ export class FoldSession {
     this.configFingerprint = fnv1a(JSON.stringify([this.config, this.ceiling]));
     this.state = options.restoredState ? restoreFoldFreezeState(options.restoredState) : createFoldFreezeState(this.configFingerprint);
     this.needsVerification = options.restoredState !== undefined;
+    this.recallLane = options.recall ? new RecallLane(options.recall === true ? {} : options.recall, this.countTokens) : null;
   }
 
   /** JSON of the sealed state; pass it as `restoredState` to resume exactly. */
@@ -94,7 +105,7 @@ export class FoldSession {
     const limit = ceiling === null ? Number.POSITIVE_INFINITY : (ceiling * (1 - this.config.safetyFraction)) / calibration;
     if (this.prefixDialect !== transcript.dialect) this.rebuildPrefix();
 
-    const reusedTokens = this.prefixTokens() + transcript.tokensBetween(this.state.coveredEnd, transcript.length) - this.clipSavings();
+    const reusedTokens = this.prefixTokens() + transcript.tokensBetween(this.state.coveredEnd, transcript.length) - this.clipSavings() + this.cardTokens();
     const decision = evaluateFoldFreeze(
       this.state,
       {
@@ -105,20 +116,40 @@ export class FoldSession {
         ceilingTokens: ceiling === null ? Number.POSITIVE_INFINITY : ceiling / calibration,
         tailChars: this.tailChars(),
         tailTokens: transcript.tokensBetween(Math.min(this.state.coveredEnd, transcript.length), transcript.length),
-        tailCapTokens: ceiling !== null && this.config.tailTriggerFraction !== false ? (ceiling * this.config.tailTriggerFraction) / calibration : Number.POSITIVE_INFINITY,
+        tailCapTokens: ceiling !== null && this.config.tailTriggerFraction !== false ? Math.max(ceiling * this.config.tailTriggerFraction, MIN_TAIL_CAP_TOKENS) / calibration : Number.POSITIVE_INFINITY,
+        alwaysOn: this.config.alwaysOn === true,
         now,
         hardEpoch: options.hardEpoch === true,
         measuredAtCeiling: ceiling !== null && measured !== undefined && measured >= ceiling,
       },
       this.freezeConfig,
     );
+    let outcome: FoldOutcome;
     if (decision.action === 'reuse') {
       const hot = this.state.calls > 0;
       this.state = touchFoldFreeze(this.state, now, reusedTokens, hot);
-      return this.outcome(history, hot, undefined, false);
-    }
-    if (decision.reason === 'hard-epoch') return this.hardEpoch(history, now, limit, options.hardEpochSeed);
-    return this.refold(history, decision.reason, decision.rebuild, now, limit);
+      const added = this.recallCards(now, limit);
+      outcome = this.outcome(history, hot, undefined, false, added);
+    } else if (decision.reason === 'hard-epoch') outcome = this.hardEpoch(history, now, limit, options.hardEpochSeed);
+    else outcome = this.refold(history, decision.reason, decision.rebuild, now, limit);
+    this.state = { ...this.state, seenLength: transcript.length };
+    return outcome;
+  }
+
+  /** Adds recall cards for what the newest messages touch again; returns how many. */
+  private recallCards(now: number, limit: number): number {
+    const state = this.state;
+    if (!this.recallLane || !hasSealedPrefix(state)) return 0;
+    const from = Math.min(state.seenLength, this.transcript.length);
+    const room = Math.floor(limit - state.lastViewTokens);
+    const step = this.recallLane.step(this.transcript, [state.headEnd, state.coveredEnd], from, state.recall ?? createRecallState(), room, now);
+    const tokens = step.cards.reduce((sum, card) => sum + card.tokens, 0);
+    this.state = { ...state, cards: [...state.cards, ...step.cards], recall: step.state, lastViewTokens: state.lastViewTokens + tokens };
+    return step.cards.length;
+  }
+
+  private cardTokens(): number {
+    return this.state.cards.reduce((sum, card) => sum + card.tokens, 0);
   }
 
   private refold(history: readonly ProviderMessage[], reason: EpochReason, rebuild: boolean, now: number, limit: number): FoldOutcome {
@@ -132,7 +163,7 @@ export class FoldSession {
     const plan = planFold({ transcript, config: this.config, countTokens: this.countTokens, limitTokens: limit, ceilingTokens, headEnd, seed, bands, coveredEnd, ackTokens: this.ackTokens, userRole: 'user' });
     if (plan) {
       this.commit({ headEnd, seed, bands: plan.bands, coveredEnd: plan.coveredEnd, clipped: {} }, now, plan.viewTokens);
-      return this.outcome(history, false, reason, plan.merged);
+      return this.outcome(history, false, reason, plan.merged, this.recallCards(now, limit));
     }
     // even the smallest tail does not fit: clip oversized raw messages of the live step, else rebirth
     const clipped = clipTail(transcript, { headEnd, seed, bands, coveredEnd }, limit, this.ackTokens, this.countTokens, this.config.lineWeights);
@@ -215,13 +246,16 @@ export class FoldSession {
     this.ackTokens = this.countTokens(`<${dialect === 'gemini' ? 'model' : 'assistant'}>\n${FOLD_ACKNOWLEDGEMENT}\n`);
   }
 
-  private outcome(history: readonly ProviderMessage[], cacheHot: boolean, reason: EpochReason | undefined, merged: boolean): FoldOutcome {
+  private outcome(history: readonly ProviderMessage[], cacheHot: boolean, reason: EpochReason | undefined, merged: boolean, recalled = 0): FoldOutcome {
     const state = this.state;
     const transcript = this.transcript;
-    const tail = history.slice(state.coveredEnd).map((message, offset) => {
-      const clip = state.clipped[String(state.coveredEnd + offset)];
-      return clip === undefined ? message : clipProviderMessage(message, clip.maxChars);
-    });
+    const tail: ProviderMessage[] = [];
+    let card = 0;
+    for (let index = state.coveredEnd; index < history.length; index++) {
+      const clip = state.clipped[String(index)];
+      tail.push(clip === undefined ? history[index] : clipProviderMessage(history[index], clip.maxChars));
+      for (; card < state.cards.length && state.cards[card].afterIndex === index; card++) tail.push(writeSyntheticMessage(transcript.dialect, 'user', state.cards[card].text));
+    }
     const sealed = hasSealedPrefix(state);
     const messages = sealed ? [...this.prefix, ...tail] : [...history];
     const rawTokens = transcript.tokensBetween(0, transcript.length);
@@ -251,6 +285,8 @@ export class FoldSession {
         epochs: state.epochs,
         hotReuses: state.hotReuses,
         clippedMessages: Object.keys(state.clipped).length,
+        recallCardsAdded: recalled,
+        recallCardsResident: state.cards.length,
       },
     };
   }

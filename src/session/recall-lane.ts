@@ -1,0 +1,56 @@
+import type { Transcript, TokenCounter } from '../messages/transcript.ts';
+import { buildFoldIndex, type FoldIndex } from '../recall/fold-index.ts';
+import { buildFoldRecallContext } from '../recall/build-fold-recall-context.ts';
+import { extractRecallSignals } from '../recall/recall-signals.ts';
+import type { RecallConfig } from '../recall/recall-config.ts';
+import type { RecallState } from '../recall/recall-state.ts';
+
+/** A recall card shown in the view, pinned after raw message `afterIndex` until the next epoch. */
+export interface ResidentCard {
+  readonly afterIndex: number;
+  readonly key: string;
+  readonly text: string;
+  readonly tokens: number;
+}
+
+export interface RecallStep {
+  readonly cards: readonly ResidentCard[];
+  readonly state: RecallState;
+  readonly withheld: number;
+}
+
+/**
+ * Recall for one session: a page table of what is folded, rebuilt only when the folded span
+ * changes, and cards for the paths and identifiers the newest messages touch again.
+ */
+export class RecallLane {
+  private index: FoldIndex | null = null;
+  private indexKey = '';
+
+  constructor(
+    private readonly config: Partial<RecallConfig>,
+    private readonly countTokens: TokenCounter,
+  ) {}
+
+  /**
+   * Cards for messages [from, end) that fit in `roomTokens`. Cards attach after the newest
+   * message only when it leaves no call waiting for its result, so pairing stays valid.
+   */
+  step(transcript: Transcript, folded: readonly [number, number], from: number, state: RecallState, roomTokens: number, now: number): RecallStep {
+    const end = transcript.length;
+    const last = transcript.messages[end - 1];
+    if (folded[1] <= folded[0] || from >= end || !last || last.toolCalls.length > 0 || roomTokens <= 0) return { cards: [], state, withheld: 0 };
+    const key = `${folded[0]}:${folded[1]}`;
+    if (!this.index || key !== this.indexKey) {
+      this.index = buildFoldIndex(transcript.messages, [folded]);
+      this.indexKey = key;
+    }
+    const signals = extractRecallSignals(transcript.messages, from);
+    const totalTokens = Math.min(this.config.totalTokens ?? Number.POSITIVE_INFINITY, roomTokens);
+    const context = buildFoldRecallContext(this.index, signals, state, { ...this.config, totalTokens, countTokens: this.countTokens }, now);
+    const cards = context.cards.map((card) => ({ afterIndex: end - 1, key: card.key, text: card.text, tokens: this.countTokens(`<user>\n${card.text}\n`) }));
+    let used = 0;
+    const fitting = cards.filter((card) => (used += card.tokens) <= roomTokens);
+    return { cards: fitting, state: context.state, withheld: context.withheld.length };
+  }
+}
