@@ -1,0 +1,194 @@
+// prepare() driven incrementally through long synthetic sessions (100, 1,000 and 5,000 turns by
+// default): milliseconds per call (median, p99), total, peak heap, and how per-call time grows.
+// Writes bench/results/scale.{json,md}.
+//
+//   npx tsx bench/scale.ts [--turns 100,1000,5000] [--ceiling 16000] [--strategies warpfold,truncate]
+//     [--budget-seconds 120]   (per strategy and session length; a run that passes it stops and says so)
+import { countTokens } from '../src/tokens/index.ts';
+import { nameList, numberList, parseArguments } from './cli/arguments.ts';
+import { isMainModule } from './cli/is-main.ts';
+import { formatInteger, markdownTable, type Cell } from './cli/markdown-table.ts';
+import { writeResults } from './cli/write-results.ts';
+import { measuredOn, type MeasuredOn } from './cli/environment.ts';
+import { DEFAULT_RESULTS } from './replay.ts';
+import { settledHeapBytes } from './scale/heap.ts';
+import { sessionOpening, syntheticTurn } from './scale/synthetic-session.ts';
+import { createMessageTokenCounter, resetSharedTokenMemo } from './strategies/message-tokens.ts';
+import { selectStrategies, type EngineSource } from './strategies/registry.ts';
+import type { BenchMessage, StrategyDefinition } from './strategies/types.ts';
+
+export const DEFAULT_TURNS = [100, 1_000, 5_000];
+export const DEFAULT_SCALE_STRATEGIES = ['warpfold', 'truncate'];
+export const DEFAULT_SCALE_CEILING = 16_000;
+
+export interface ScaleRow {
+  readonly strategy: string;
+  readonly turns: number;
+  /** Turns actually driven: fewer than `turns` when the run hit its time budget. */
+  readonly completedTurns: number;
+  readonly stoppedByBudget: boolean;
+  readonly messages: number;
+  readonly medianMilliseconds: number;
+  readonly p99Milliseconds: number;
+  readonly totalMilliseconds: number;
+  /** Peak heap in use during the run, above the heap in use when it started (the session itself included). */
+  readonly peakHeapMegabytes: number;
+  readonly maxViewTokens: number;
+  readonly overCeilingCalls: number;
+  readonly errors: number;
+}
+
+export interface ScaleReport {
+  readonly kind: 'scale';
+  readonly ceiling: number;
+  readonly skipped: Array<{ name: string; reason: string }>;
+  readonly rows: ScaleRow[];
+  /** Per strategy: median per-call time at the most turns over the median at the fewest. */
+  readonly growth: Record<string, { from: number; to: number; ratio: number }>;
+  readonly budgetSeconds: number;
+  readonly measuredOn: MeasuredOn;
+}
+
+export const DEFAULT_BUDGET_SECONDS = 120;
+
+export interface ScaleOptions extends EngineSource {
+  readonly turns?: readonly number[];
+  /** Wall-clock seconds one (strategy, turns) run may take before it stops and says so. */
+  readonly budgetSeconds?: number;
+  readonly ceiling?: number;
+  readonly strategies?: readonly string[];
+  readonly log?: (line: string) => void;
+}
+
+function quantile(sorted: readonly number[], fraction: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
+}
+
+const rounded = (value: number, digits = 3): number => +value.toFixed(digits);
+
+function driveSession(definition: StrategyDefinition, turns: number, ceiling: number, budgetSeconds: number): ScaleRow {
+  const deadline = performance.now() + budgetSeconds * 1000;
+  let completedTurns = 0;
+  let clock = 0;
+  const strategy = definition.create({ ceiling, countTokens, now: () => clock });
+  // Each run tokenizes for itself; the harness measures views with its own counter.
+  resetSharedTokenMemo();
+  const harness = createMessageTokenCounter();
+  const baselineHeap = settledHeapBytes();
+  const history: BenchMessage[] = sessionOpening();
+  const durations: number[] = [];
+  let peakHeap = baselineHeap;
+  let measured: number | undefined;
+  let maxViewTokens = 0;
+  let overCeilingCalls = 0;
+  let errors = 0;
+  for (let turn = 0; turn < turns; turn++) {
+    const [first, ...rest] = syntheticTurn(turn);
+    // The host keeps one append-only array; an operator message lands before the call.
+    if (first.role === 'user') history.push(first);
+    clock += 20_000;
+    const started = performance.now();
+    let view: readonly BenchMessage[] = history;
+    try {
+      view = strategy.prepare(history, { measuredInputTokens: measured }).messages;
+    } catch {
+      errors++;
+    }
+    durations.push(performance.now() - started);
+    peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+    measured = harness.viewTokens(view);
+    maxViewTokens = Math.max(maxViewTokens, measured);
+    if (measured > ceiling) overCeilingCalls++;
+    history.push(...(first.role === 'user' ? rest : [first, ...rest]));
+    completedTurns++;
+    if (performance.now() > deadline) break;
+  }
+  const sorted = [...durations].sort((first, second) => first - second);
+  return {
+    strategy: definition.name,
+    turns,
+    completedTurns,
+    stoppedByBudget: completedTurns < turns,
+    messages: history.length,
+    medianMilliseconds: rounded(quantile(sorted, 0.5)),
+    p99Milliseconds: rounded(quantile(sorted, 0.99)),
+    totalMilliseconds: rounded(durations.reduce((sum, value) => sum + value, 0), 1),
+    peakHeapMegabytes: rounded((peakHeap - baselineHeap) / 2 ** 20, 1),
+    maxViewTokens,
+    overCeilingCalls,
+    errors,
+  };
+}
+
+export async function runScale(options: ScaleOptions = {}): Promise<ScaleReport> {
+  const ceiling = options.ceiling ?? DEFAULT_SCALE_CEILING;
+  const turnCounts = [...(options.turns ?? DEFAULT_TURNS)].sort((first, second) => first - second);
+  const { definitions, skipped } = await selectStrategies(options.strategies ?? DEFAULT_SCALE_STRATEGIES, options);
+  const rows: ScaleRow[] = [];
+  const growth: ScaleReport['growth'] = {};
+  for (const definition of definitions) {
+    const own: ScaleRow[] = [];
+    for (const turns of turnCounts) {
+      const row = driveSession(definition, turns, ceiling, options.budgetSeconds ?? DEFAULT_BUDGET_SECONDS);
+      own.push(row);
+      options.log?.(`  ${definition.name} ${turns} turns: ${row.completedTurns} driven, ${formatInteger(row.totalMilliseconds)} ms in prepare`);
+      // A longer session would only hit the budget sooner.
+      if (row.stoppedByBudget) break;
+    }
+    rows.push(...own);
+    const complete = own.filter((row) => !row.stoppedByBudget);
+    const first = complete[0];
+    const last = complete[complete.length - 1];
+    if (first && last && first !== last) growth[definition.name] = { from: first.turns, to: last.turns, ratio: first.medianMilliseconds > 0 ? rounded(last.medianMilliseconds / first.medianMilliseconds, 2) : 0 };
+  }
+  return { kind: 'scale', ceiling, skipped, rows, growth, budgetSeconds: options.budgetSeconds ?? DEFAULT_BUDGET_SECONDS, measuredOn: measuredOn() };
+}
+
+export function scaleTable(report: ScaleReport): string {
+  const header = ['strategy', 'turns', 'messages', 'median ms / call', 'p99 ms / call', 'total ms', 'peak heap MB above start', 'max view tokens', 'over ceiling'];
+  const rows = report.rows.map((row): Cell[] => [row.strategy, row.stoppedByBudget ? `${formatInteger(row.completedTurns)} of ${formatInteger(row.turns)} (time budget)` : formatInteger(row.turns), formatInteger(row.messages), row.medianMilliseconds.toFixed(3), row.p99Milliseconds.toFixed(3), formatInteger(row.totalMilliseconds), row.peakHeapMegabytes.toFixed(1), formatInteger(row.maxViewTokens), row.overCeilingCalls]);
+  return markdownTable(header, rows);
+}
+
+export function growthLines(report: ScaleReport): string[] {
+  const lines = Object.entries(report.growth).map(([name, { from, to, ratio }]) => `- ${name}: median per-call time at ${formatInteger(to)} turns is ${ratio}× that at ${formatInteger(from)} turns`);
+  for (const row of report.rows.filter((candidate) => candidate.stoppedByBudget)) {
+    lines.push(`- ${row.strategy}: the ${formatInteger(row.turns)}-turn session was stopped after ${formatInteger(row.completedTurns)} turns, when it passed its ${report.budgetSeconds} s time budget; longer sessions were not attempted`);
+  }
+  return lines;
+}
+
+export function scaleMarkdown(report: ScaleReport): string {
+  const lines = [
+    '# Scale',
+    '',
+    `prepare() called once per turn on a growing synthetic session (one tool call per turn, one result in ten large), ceiling ${formatInteger(report.ceiling)} tokens. Peak heap is measured from a collected heap at the start of each run and includes the session itself. Measured on Node ${report.measuredOn.node}, ${report.measuredOn.cores} cores (${report.measuredOn.cpu}).`,
+    '',
+    scaleTable(report),
+    '',
+    ...growthLines(report),
+  ];
+  for (const { name, reason } of report.skipped) lines.push(`- ${name}: not run (${reason})`);
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const parsed = parseArguments(process.argv.slice(2));
+  const report = await runScale({
+    turns: numberList(parsed.turns, DEFAULT_TURNS),
+    ceiling: parsed.ceiling ? Number(parsed.ceiling) : undefined,
+    strategies: nameList(parsed.strategies, DEFAULT_SCALE_STRATEGIES),
+    budgetSeconds: parsed['budget-seconds'] ? Number(parsed['budget-seconds']) : undefined,
+    log: (line) => console.error(line),
+    enginePath: parsed.engine,
+    engineOptions: parsed.options ? JSON.parse(parsed.options) : undefined,
+  });
+  for (const { name, reason } of report.skipped) console.error(`  ${name}: skipped (${reason})`);
+  console.log(scaleTable(report));
+  console.log(growthLines(report).join('\n'));
+  const written = writeResults(parsed.out ?? DEFAULT_RESULTS, 'scale', report, scaleMarkdown(report));
+  console.log(`\nwrote ${written.json} and ${written.markdown}`);
+}
+
+if (isMainModule(import.meta.url)) await main();
