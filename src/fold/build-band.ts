@@ -112,6 +112,8 @@ export function buildBand(request: BandRequest): Band {
   let bestScale = scale;
   let lineBudget = budgetTokens - closetBudget - introTokens - omissionReserve;
   let best: { text: string; tokens: number; picked: FoldLine[] } | undefined;
+  // when nothing fits the budget, the smallest attempt (mandatory lines only) still stands; callers check its size
+  let smallest: { text: string; tokens: number; picked: FoldLine[] } | undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
     const picked = selectLines(lines, lineBudget, { presentLines: request.presentLines, presentPhrases: request.presentPhrases, recency: request.weights.recency }, scale);
     const omitted = omittedCallsLine(lines, new Set(picked));
@@ -123,6 +125,7 @@ export function buildBand(request: BandRequest): Band {
     });
     const text = [intro, body, closet].filter(Boolean).join('\n');
     const tokens = measure(text);
+    if (!smallest || tokens < smallest.tokens) smallest = { text, tokens, picked };
     const estimated = picked.reduce((sum, line) => sum + line.estimate, 0);
     const real = tokens - introTokens - (closet ? estimateTokens(closet) : 0);
     if (tokens <= budgetTokens && (!best || tokens > best.tokens)) {
@@ -132,11 +135,9 @@ export function buildBand(request: BandRequest): Band {
     if (estimated > 0 && real > 0) scale = Math.max(0.3, real / estimated);
     if (tokens > budgetTokens) lineBudget -= (tokens - budgetTokens) * 1.05;
     else if (tokens >= 0.9 * budgetTokens || picked.length === lines.length) break;
-    if (lineBudget <= 0) break;
+    if (lineBudget <= 0) lineBudget = 0;
+    if (lineBudget === 0 && attempt > 0) break;
   }
-  if (!best) {
-    const text = intro;
-    best = { text, tokens: measure(text), picked: [] };
-  }
+  best ??= smallest as { text: string; tokens: number; picked: FoldLine[] };
   return { start, end, text: best.text, tokens: best.tokens, lineKeys: best.picked.map((line) => line.key), estimateScale: bestScale };
 }

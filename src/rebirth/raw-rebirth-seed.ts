@@ -52,6 +52,8 @@ function fitLines(lines: readonly string[], budget: number, keepNewest: boolean)
 
 function clipText(text: string, budget: number): string {
   if (estimateTokens(text) <= budget) return text;
+  // one long line is cut by characters rather than dropped whole
+  if (!text.includes('\n')) return `${text.slice(0, Math.max(40, Math.floor(budget * 3)))}…`;
   const lines = text.split('\n');
   const head = fitLines(lines, budget * 0.5, false);
   const tail = fitLines(lines.slice(head.split('\n').length), budget * 0.45, true);

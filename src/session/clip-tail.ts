@@ -5,6 +5,7 @@ import type { TokenCounter, Transcript } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import { clipText } from '../messages/write-synthetic.ts';
 import type { LineValueWeights } from '../fold/line-value.ts';
+import { latestInstruction } from './plan-fold.ts';
 
 export interface ClipInput {
   readonly headEnd: number;
@@ -38,10 +39,12 @@ export function clipTail(transcript: Transcript, input: ClipInput, limit: number
   if (cut > foldStart) {
     const band = buildBand({
       messages: transcript.messages, start: foldStart, end: cut, budgetTokens: Math.floor(Math.min(0.25 * limit, 0.45 * transcript.tokensBetween(foldStart, cut))),
-      countTokens, userRole: 'user', presentLines: new Set(), presentPhrases: new Set(), phrases: transcript.phrases, pinned: -1,
+      countTokens, userRole: 'user', presentLines: new Set(), presentPhrases: new Set(), phrases: transcript.phrases, pinned: latestInstruction(transcript),
       presentIdentifiers: new Set(), withPreamble: !input.seed, weights, closetFraction: 0.1, rawTokens: transcript.tokensBetween(foldStart, cut),
     });
-    bands = [band];
+    // a fold no smaller than what it replaces is never emitted
+    if (band.tokens + ackTokens < transcript.tokensBetween(foldStart, cut)) bands = [band];
+    else cut = input.coveredEnd;
   } else cut = Math.max(cut, input.coveredEnd);
   const bandTokens = bands.reduce((sum, band) => sum + band.tokens + ackTokens, 0);
   let room = limit - fixed - bandTokens;

@@ -257,13 +257,14 @@ export class FoldSession {
       for (; card < state.cards.length && state.cards[card].afterIndex === index; card++) tail.push(writeSyntheticMessage(transcript.dialect, 'user', state.cards[card].text));
     }
     const sealed = hasSealedPrefix(state);
-    const messages = sealed ? [...this.prefix, ...tail] : [...history];
+    // prefix + tail even when nothing is sealed: a clipped live step must show clipped
+    const messages = [...this.prefix, ...tail];
     const rawTokens = transcript.tokensBetween(0, transcript.length);
-    const viewTokens = sealed ? state.lastViewTokens : rawTokens;
+    const viewTokens = state.lastViewTokens;
     const foldedFrom = state.seed ? 0 : state.headEnd;
     const coveredEnd = Math.min(state.coveredEnd, transcript.length);
     const rawChars = transcript.charsBetween(0, transcript.length);
-    const viewChars = sealed ? this.prefixChars + transcript.charsBetween(coveredEnd, transcript.length) : rawChars;
+    const viewChars = this.prefixChars + transcript.charsBetween(coveredEnd, transcript.length);
     return {
       messages,
       cacheHot,

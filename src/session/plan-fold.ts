@@ -76,7 +76,7 @@ function identifiersIn(texts: readonly string[]): Set<string> {
 }
 
 /** The newest real user text: its words are pinned into whichever band folds it. */
-function latestInstruction(transcript: Transcript): number {
+export function latestInstruction(transcript: Transcript): number {
   for (let i = transcript.length - 1; i >= 0; i--) if (transcript.messages[i].isTurnBoundary) return i;
   return -1;
 }
