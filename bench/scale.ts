@@ -33,6 +33,8 @@ export interface ScaleRow {
   readonly totalMilliseconds: number;
   /** Peak heap in use during the run, above the heap in use when it started (the session itself included). */
   readonly peakHeapMegabytes: number;
+  /** Heap still in use after a full collection at the end of the run, session included. */
+  readonly retainedHeapMegabytes: number;
   readonly maxViewTokens: number;
   readonly overCeilingCalls: number;
   readonly errors: number;
@@ -104,6 +106,9 @@ function driveSession(definition: StrategyDefinition, turns: number, ceiling: nu
     completedTurns++;
     if (performance.now() > deadline) break;
   }
+  // what stays alive with the session once garbage is collected (the strategy is still referenced)
+  const retainedHeap = settledHeapBytes() - baselineHeap;
+  void strategy;
   const sorted = [...durations].sort((first, second) => first - second);
   return {
     strategy: definition.name,
@@ -115,6 +120,7 @@ function driveSession(definition: StrategyDefinition, turns: number, ceiling: nu
     p99Milliseconds: rounded(quantile(sorted, 0.99)),
     totalMilliseconds: rounded(durations.reduce((sum, value) => sum + value, 0), 1),
     peakHeapMegabytes: rounded((peakHeap - baselineHeap) / 2 ** 20, 1),
+    retainedHeapMegabytes: rounded(retainedHeap / 2 ** 20, 1),
     maxViewTokens,
     overCeilingCalls,
     errors,
@@ -146,8 +152,8 @@ export async function runScale(options: ScaleOptions = {}): Promise<ScaleReport>
 }
 
 export function scaleTable(report: ScaleReport): string {
-  const header = ['strategy', 'turns', 'messages', 'median ms / call', 'p99 ms / call', 'total ms', 'peak heap MB above start', 'max view tokens', 'over ceiling'];
-  const rows = report.rows.map((row): Cell[] => [row.strategy, row.stoppedByBudget ? `${formatInteger(row.completedTurns)} of ${formatInteger(row.turns)} (time budget)` : formatInteger(row.turns), formatInteger(row.messages), row.medianMilliseconds.toFixed(3), row.p99Milliseconds.toFixed(3), formatInteger(row.totalMilliseconds), row.peakHeapMegabytes.toFixed(1), formatInteger(row.maxViewTokens), row.overCeilingCalls]);
+  const header = ['strategy', 'turns', 'messages', 'median ms / call', 'p99 ms / call', 'total ms', 'peak heap MB above start', 'retained heap MB after GC', 'max view tokens', 'over ceiling'];
+  const rows = report.rows.map((row): Cell[] => [row.strategy, row.stoppedByBudget ? `${formatInteger(row.completedTurns)} of ${formatInteger(row.turns)} (time budget)` : formatInteger(row.turns), formatInteger(row.messages), row.medianMilliseconds.toFixed(3), row.p99Milliseconds.toFixed(3), formatInteger(row.totalMilliseconds), row.peakHeapMegabytes.toFixed(1), row.retainedHeapMegabytes.toFixed(1), formatInteger(row.maxViewTokens), row.overCeilingCalls]);
   return markdownTable(header, rows);
 }
 

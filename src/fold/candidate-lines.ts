@@ -13,10 +13,15 @@ import { wordDensity, type LineValueWeights } from './line-value.ts';
 const LONG_LINE = 240;
 const FRAGMENT_MAX = 320;
 const WINDOW = 80;
-const MAX_OUTPUT_LINES = 300;
+/** Output lines read per tool result: its head and its tail say what it was; the middle rarely returns. */
+const OUTPUT_HEAD_LINES = 80;
+const OUTPUT_TAIL_LINES = 40;
 const IDENTIFIER_HINT = /[0-9a-f]{7,}|\/[\w.-]+\.\w|\w_\w+_\w|[a-z][A-Z][a-z]+[A-Z]|:\d{2,5}\b|\w=\d|#\d/;
 
-const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
+const NEEDS_COLLAPSE = /\s\s|[\t\r\n]|^\s|\s$/;
+/** Whitespace-collapsed text; the text itself when already collapsed, so no copy is kept. */
+const collapse = (text: string) => (NEEDS_COLLAPSE.test(text) ? text.replace(/\s+/g, ' ').trim() : text);
+const NONE: readonly never[] = Object.freeze([]);
 
 /** Splits long prose into sentences so a fold can keep some of them verbatim. */
 function proseFragments(line: string): string[] {
@@ -79,8 +84,9 @@ function templatesOf(kind: FoldLineKind, texts: readonly string[]): LineTemplate
   texts.forEach((text, line) => {
     const fragments = kind === 'argument' ? argumentFragments(text) : kind === 'output' || kind === 'error' ? outputFragments(text) : proseFragments(text);
     fragments.forEach((fragment, n) => {
-      const identifiers = IDENTIFIER_HINT.test(fragment) ? findIdentifiers(fragment) : [];
-      out.push({ kind, text: fragment, key: collapse(fragment), phrases: phraseKeys(fragment), estimate: estimateTokens(LINE_PREFIX[kind] + fragment) + 1, sourceLength: text.length, line, fragment: n, identifiers });
+      const identifiers = IDENTIFIER_HINT.test(fragment) ? findIdentifiers(fragment) : NONE;
+      const phrases = phraseKeys(fragment);
+      out.push({ kind, text: fragment, key: collapse(fragment), phrases: phrases.length ? phrases : NONE, estimate: estimateTokens(LINE_PREFIX[kind] + fragment) + 1, sourceLength: text.length, line, fragment: n, identifiers });
     });
   });
   return out;
@@ -137,7 +143,7 @@ function outputTemplates(result: ToolResult): LineTemplate[] {
   let cached = outputCache.get(result);
   if (!cached) {
     const lines = result.text.split('\n');
-    const picked = lines.length > MAX_OUTPUT_LINES ? [...lines.slice(0, MAX_OUTPUT_LINES - 100), ...lines.slice(-100)] : lines;
+    const picked = lines.length > OUTPUT_HEAD_LINES + OUTPUT_TAIL_LINES ? [...lines.slice(0, OUTPUT_HEAD_LINES), ...lines.slice(-OUTPUT_TAIL_LINES)] : lines;
     cached = [];
     let line = 0;
     for (const raw of picked) {

@@ -1,4 +1,5 @@
 import type { Band } from '../fold/build-band.ts';
+import type { Dialect } from '../messages/types.ts';
 import type { RecallState } from '../recall/recall-state.ts';
 import type { ResidentCard } from '../session/recall-lane.ts';
 
@@ -27,6 +28,8 @@ export interface RebirthSeedState {
 export interface FoldFreezeState {
   readonly version: 1;
   readonly configFingerprint: number;
+  /** Dialect the sealed synthetic messages were written in; kept until the next epoch rewrites them. */
+  readonly dialect: Dialect;
   /** Raw messages [0, headEnd) open the view verbatim (system prompt, first instruction). */
   readonly headEnd: number;
   readonly seed: RebirthSeedState | null;
@@ -55,6 +58,7 @@ export function createFoldFreezeState(configFingerprint = 0): FoldFreezeState {
   return {
     version: 1,
     configFingerprint,
+    dialect: 'openai',
     headEnd: 0,
     seed: null,
     bands: [],
@@ -80,6 +84,7 @@ export function hasSealedPrefix(state: FoldFreezeState): boolean {
 
 /** The parts of a state an epoch replaces. */
 export interface FoldCommit {
+  readonly dialect: Dialect;
   readonly headEnd: number;
   readonly seed: RebirthSeedState | null;
   readonly bands: readonly Band[];

@@ -26,6 +26,7 @@ export function restoreFoldFreezeState(serialized: string | SerializedFoldFreeze
   };
   if (state === null || typeof state !== 'object') fail('value');
   if (state.version !== 1) fail('version');
+  if (state.dialect !== 'openai' && state.dialect !== 'anthropic' && state.dialect !== 'gemini') fail('dialect');
   for (const field of ['configFingerprint', 'headEnd', 'coveredEnd', 'coveredFingerprint', 'lastViewTokens', 'epochs', 'hotReuses', 'calls'])
     if (!isInteger(state[field])) fail(field);
   if (!(typeof state.calibration === 'number' && state.calibration > 0)) fail('calibration');

@@ -6,17 +6,26 @@ import type { Dialect, ProviderMessage } from './types.ts';
  * Plain string chats read the same in OpenAI and Anthropic; OpenAI is the default.
  */
 export function detectDialect(history: readonly ProviderMessage[]): Dialect {
+  return readDialect(history).dialect;
+}
+
+/**
+ * The dialect and whether the history says so. Text-only chats read the same in OpenAI and
+ * Anthropic: `certain` stays false until a message tells, and a later telling message then only
+ * settles the reading instead of rewriting what was read.
+ */
+export function readDialect(history: readonly ProviderMessage[]): { dialect: Dialect; certain: boolean } {
   for (const message of history) {
     if (message === null || typeof message !== 'object') continue;
-    if (message.role === 'model' || Array.isArray(message.parts)) return 'gemini';
-    if (message.role === 'tool' || Array.isArray(message.tool_calls)) return 'openai';
+    if (message.role === 'model' || Array.isArray(message.parts)) return { dialect: 'gemini', certain: true };
+    if (message.role === 'tool' || Array.isArray(message.tool_calls)) return { dialect: 'openai', certain: true };
     if (Array.isArray(message.content)) {
       for (const block of message.content as unknown[]) {
         const type = (block as { type?: unknown } | null)?.type;
-        if (type === 'tool_use' || type === 'tool_result' || type === 'thinking' || type === 'redacted_thinking') return 'anthropic';
-        if (type === 'image_url' || type === 'input_audio') return 'openai';
+        if (type === 'tool_use' || type === 'tool_result' || type === 'thinking' || type === 'redacted_thinking') return { dialect: 'anthropic', certain: true };
+        if (type === 'image_url' || type === 'input_audio') return { dialect: 'openai', certain: true };
       }
     }
   }
-  return 'openai';
+  return { dialect: 'openai', certain: false };
 }

@@ -1,7 +1,7 @@
 import { fnv1a } from '../text/hash.ts';
 import { PhraseIndex } from '../text/phrase-index.ts';
 import { argumentValues, plainMessageText } from './plain-text.ts';
-import { detectDialect } from './detect-dialect.ts';
+import { readDialect } from './detect-dialect.ts';
 import { FoldInputError } from './fold-input-error.ts';
 import { readMessage, ToolCallLedger } from './read-message.ts';
 import type { CanonicalMessage, Dialect, ProviderMessage } from './types.ts';
@@ -15,6 +15,8 @@ export type TokenCounter = (text: string) => number;
  */
 export class Transcript {
   dialect: Dialect = 'openai';
+  /** False while the history could still be either OpenAI or Anthropic (text only). */
+  dialectCertain = false;
   readonly messages: CanonicalMessage[] = [];
   private readonly fingerprintCache: Array<number | undefined> = [];
   /** tokens[i]: plain-rendering tokens of message i; prefixTokens[i]: sum over messages before i. */
@@ -37,9 +39,10 @@ export class Transcript {
   /** Brings the transcript in line with `history`; returns the first index that changed, or -1 when it only grew. */
   sync(history: readonly ProviderMessage[]): number {
     if (!Array.isArray(history)) throw new FoldInputError(-1, `history must be an array of messages, got ${history === null ? 'null' : typeof history}`);
-    const dialect = detectDialect(history);
+    const { dialect, certain } = readDialect(history);
     let firstChange = -1;
-    if (dialect !== this.dialect && this.messages.length) firstChange = 0;
+    // a settled reading of a text-only history changes nothing already read; a real switch does
+    if (dialect !== this.dialect && this.messages.length && this.dialectCertain) firstChange = 0;
     else {
       const known = Math.min(this.sources.length, history.length);
       for (let i = 0; i < known; i++) {
@@ -55,6 +58,7 @@ export class Transcript {
     }
     if (firstChange >= 0) this.reset();
     this.dialect = dialect;
+    this.dialectCertain = certain;
     // read into a scratch ledger so that bad input leaves the transcript as it was
     const ledger = this.ledger.clone();
     const added: CanonicalMessage[] = [];

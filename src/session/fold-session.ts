@@ -59,7 +59,7 @@ export class FoldSession {
   private state: FoldFreezeState;
   /** Provider objects of the sealed prefix, rebuilt only at epochs. */
   private prefix: ProviderMessage[] = [];
-  private prefixDialect = '';
+  private prefixBuilt = false;
   private ackTokens = 0;
   private prefixChars = 0;
   private needsVerification: boolean;
@@ -103,7 +103,7 @@ export class FoldSession {
     const calibration = this.calibrate(measured);
     const ceiling = this.ceiling;
     const limit = ceiling === null ? Number.POSITIVE_INFINITY : (ceiling * (1 - this.config.safetyFraction)) / calibration;
-    if (this.prefixDialect !== transcript.dialect) this.rebuildPrefix();
+    if (!this.prefixBuilt) this.rebuildPrefix();
 
     const reusedTokens = this.prefixTokens() + transcript.tokensBetween(this.state.coveredEnd, transcript.length) - this.clipSavings() + this.cardTokens();
     const decision = evaluateFoldFreeze(
@@ -187,8 +187,8 @@ export class FoldSession {
     return this.outcome(history, false, 'hard-epoch', false);
   }
 
-  private commit(parts: Omit<Parameters<typeof commitFoldFreeze>[1], 'coveredFingerprint'>, now: number, viewTokens: number): void {
-    this.state = commitFoldFreeze(this.state, { ...parts, coveredFingerprint: this.coveredFingerprint(parts.coveredEnd) }, now, viewTokens);
+  private commit(parts: Omit<Parameters<typeof commitFoldFreeze>[1], 'coveredFingerprint' | 'dialect'>, now: number, viewTokens: number): void {
+    this.state = commitFoldFreeze(this.state, { ...parts, dialect: this.transcript.dialect, coveredFingerprint: this.coveredFingerprint(parts.coveredEnd) }, now, viewTokens);
     this.state = { ...this.state, configFingerprint: this.configFingerprint };
     this.rebuildPrefix();
   }
@@ -233,15 +233,15 @@ export class FoldSession {
   }
 
   private rebuildPrefix(): void {
-    const dialect = this.transcript.dialect;
     const state = this.state;
+    const dialect = state.dialect;
     const prefix: ProviderMessage[] = [];
     for (let i = 0; i < Math.min(state.headEnd, this.transcript.length); i++) prefix.push(this.transcript.source(i));
     if (state.seed) prefix.push(writeSyntheticMessage(dialect, 'user', state.seed.text));
     const ack = writeSyntheticMessage(dialect, 'assistant', FOLD_ACKNOWLEDGEMENT);
     for (const band of state.bands) prefix.push(writeSyntheticMessage(dialect, 'user', band.text), ack);
     this.prefix = prefix;
-    this.prefixDialect = dialect;
+    this.prefixBuilt = true;
     this.prefixChars = this.transcript.charsBetween(0, Math.min(state.headEnd, this.transcript.length)) + (state.seed?.text.length ?? 0) + state.bands.reduce((sum, band) => sum + band.text.length + FOLD_ACKNOWLEDGEMENT.length, 0);
     this.ackTokens = this.countTokens(`<${dialect === 'gemini' ? 'model' : 'assistant'}>\n${FOLD_ACKNOWLEDGEMENT}\n`);
   }
@@ -254,7 +254,7 @@ export class FoldSession {
     for (let index = state.coveredEnd; index < history.length; index++) {
       const clip = state.clipped[String(index)];
       tail.push(clip === undefined ? history[index] : clipProviderMessage(history[index], clip.maxChars));
-      for (; card < state.cards.length && state.cards[card].afterIndex === index; card++) tail.push(writeSyntheticMessage(transcript.dialect, 'user', state.cards[card].text));
+      for (; card < state.cards.length && state.cards[card].afterIndex === index; card++) tail.push(writeSyntheticMessage(state.dialect, 'user', state.cards[card].text));
     }
     const sealed = hasSealedPrefix(state);
     // prefix + tail even when nothing is sealed: a clipped live step must show clipped
@@ -264,7 +264,9 @@ export class FoldSession {
     const foldedFrom = state.seed ? 0 : state.headEnd;
     const coveredEnd = Math.min(state.coveredEnd, transcript.length);
     const rawChars = transcript.charsBetween(0, transcript.length);
-    const viewChars = this.prefixChars + transcript.charsBetween(coveredEnd, transcript.length);
+    let clippedChars = 0;
+    for (const [index, clip] of Object.entries(state.clipped)) clippedChars += Math.max(0, transcript.charsBetween(Number(index), Number(index) + 1) - clip.maxChars);
+    const viewChars = this.prefixChars + transcript.charsBetween(coveredEnd, transcript.length) - clippedChars;
     return {
       messages,
       cacheHot,

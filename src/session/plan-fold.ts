@@ -57,22 +57,40 @@ function cutForTail(transcript: Transcript, from: number, last: number, budget: 
   return last;
 }
 
-function presentLines(bands: readonly Band[]): Set<string> {
-  const keys = new Set<string>();
-  for (const band of bands) for (const key of band.lineKeys) keys.add(key);
-  return keys;
+interface BandContents {
+  readonly lines: readonly string[];
+  readonly phrases: readonly number[];
+  readonly identifiers: readonly string[];
 }
 
-function presentPhrases(lines: ReadonlySet<string>): Set<number> {
-  const keys = new Set<number>();
-  for (const line of lines) for (const key of phraseKeys(line)) keys.add(key);
-  return keys;
+/** What a sealed band holds, worked out once per band (bands never change once sealed). */
+const contentsCache = new WeakMap<Band, BandContents>();
+
+function contentsOf(band: Band): BandContents {
+  let contents = contentsCache.get(band);
+  if (!contents) {
+    contents = {
+      lines: band.lineKeys,
+      phrases: band.lineKeys.flatMap((line) => phraseKeys(line)),
+      identifiers: findIdentifiers(band.text).map((identifier) => identifier.value),
+    };
+    contentsCache.set(band, contents);
+  }
+  return contents;
 }
 
-function identifiersIn(texts: readonly string[]): Set<string> {
-  const found = new Set<string>();
-  for (const text of texts) for (const identifier of findIdentifiers(text)) found.add(identifier.value);
-  return found;
+/** Lines, phrases and identifiers the view already holds before a new band: seed and older bands. */
+function presentIn(seedText: string, bands: readonly Band[]) {
+  const lines = new Set<string>();
+  const phrases = new Set<number>();
+  const identifiers = new Set<string>(seedText ? findIdentifiers(seedText).map((identifier) => identifier.value) : []);
+  for (const band of bands) {
+    const contents = contentsOf(band);
+    for (const line of contents.lines) lines.add(line);
+    for (const phrase of contents.phrases) phrases.add(phrase);
+    for (const identifier of contents.identifiers) identifiers.add(identifier);
+  }
+  return { lines, phrases, identifiers };
 }
 
 /** The newest real user text: its words are pinned into whichever band folds it. */
@@ -99,7 +117,7 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
   const band = (start: number, stop: number, budget: number, previous: readonly Band[]): Band | null => {
     const rawTokens = transcript.tokensBetween(start, stop);
     if (stop <= start || budget <= 0) return null;
-    const lines = presentLines(previous);
+    const present = presentIn(seedText, previous);
     const built = buildBand({
       messages: transcript.messages,
       start,
@@ -107,11 +125,11 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
       budgetTokens: Math.floor(budget),
       countTokens: input.countTokens,
       userRole: input.userRole,
-      presentLines: lines,
-      presentPhrases: presentPhrases(lines),
+      presentLines: present.lines,
+      presentPhrases: present.phrases,
       phrases: transcript.phrases,
       pinned,
-      presentIdentifiers: identifiersIn([seedText, ...previous.map((item) => item.text)]),
+      presentIdentifiers: present.identifiers,
       withPreamble: previous.length === 0 && !input.seed,
       weights: config.lineWeights,
       closetFraction: config.closetFraction,

@@ -1,17 +1,28 @@
 /** Words per phrase: the unit in which an agent repeats itself ("Let me run the tests"). */
 export const PHRASE_WORDS = 5;
 
-function wordHash(word: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}
+const isSpace = (code: number) => code === 32 || code === 9 || code === 10 || code === 13 || code === 12 || code === 11 || code === 160;
 
-/** Numeric keys of a line's five-word phrases (cheaper than joining strings). */
+/**
+ * Numeric keys of a line's five-word phrases. Words are hashed in one scan (no split, no word
+ * strings), then each run of five word hashes is folded into one key.
+ */
 export function phraseKeys(line: string): number[] {
-  const words = line.split(/\s+/).filter(Boolean);
-  if (words.length < PHRASE_WORDS) return [];
-  const hashes = words.map(wordHash);
+  const hashes: number[] = [];
+  let hash = 0x811c9dc5;
+  let inWord = false;
+  for (let i = 0; i <= line.length; i++) {
+    const code = i < line.length ? line.charCodeAt(i) : 32;
+    if (isSpace(code)) {
+      if (inWord) hashes.push(hash >>> 0);
+      inWord = false;
+      hash = 0x811c9dc5;
+    } else {
+      inWord = true;
+      hash = Math.imul(hash ^ code, 0x01000193);
+    }
+  }
+  if (hashes.length < PHRASE_WORDS) return [];
   const keys: number[] = [];
   for (let i = 0; i + PHRASE_WORDS <= hashes.length; i++) {
     let key = 17;
