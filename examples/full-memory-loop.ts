@@ -13,19 +13,10 @@ import { estimateTokens } from '../src/text/estimate-tokens.ts';
 const corpusFile = process.argv[2] ?? fileURLToPath(new URL('../../shared/corpus/dev/msa-ds-chat-test-django__django-12589.json', import.meta.url));
 const history: ProviderMessage[] = JSON.parse(readFileSync(corpusFile, 'utf8')).messages;
 
-// ── LEAD API ────────────────────────────────────────────────────────────────────────────────
-// The one place that knows how a view maps back to raw messages. Until FoldSession reports its
-// folded ranges, approximate: the view is [raw head …, synthetic seed/bands …, raw tail], so the
-// raw tail starts `tail length` messages before the end of the history, and everything between
-// the untouched head and that point is folded.
-function foldedRangesOf(raw: readonly ProviderMessage[], outcome: FoldOutcome): Array<[number, number]> {
-  if (outcome.sealedBoundary === null) return [];
-  const tailStart = raw.length - (outcome.messages.length - outcome.sealedBoundary - 1);
-  let headEnd = 0;
-  while (headEnd < tailStart && headEnd <= outcome.sealedBoundary && outcome.messages[headEnd] === raw[headEnd]) headEnd++;
-  return headEnd < tailStart ? [[headEnd, tailStart]] : [];
+/** The raw messages the view shows folded, as the session reports them. */
+function foldedRangesOf(outcome: FoldOutcome): Array<[number, number]> {
+  return outcome.foldedRange ? [[outcome.foldedRange[0], outcome.foldedRange[1]]] : [];
 }
-// ─────────────────────────────────────────────────────────────────────────────────────────────
 
 let clock = 1_700_000_000_000;
 const session = new FoldSession({ pressureCeiling: 16_000, now: () => clock });
@@ -53,7 +44,7 @@ for (let end = 1; end <= history.length; end++) {
   calls++;
   const outcome = session.prepare(view);
   transcript.sync(view);
-  const ranges = foldedRangesOf(view, outcome);
+  const ranges = foldedRangesOf(outcome);
   const rangesKey = JSON.stringify(ranges);
   if (rangesKey !== indexedRanges) {
     // the page table only changes at an epoch

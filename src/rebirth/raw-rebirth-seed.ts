@@ -3,6 +3,8 @@ import { skeletonLine } from '../fold/skeleton-line.ts';
 import { Transcript, type TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage, ProviderMessage } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
+import { renderTaskRail } from '../task-rail/render-task-rail.ts';
+import type { TaskRail } from '../task-rail/types.ts';
 import { closetSection, editDeltaLines, pairSteps, workspaceLines } from './seed-sections.ts';
 
 export const REBIRTH_SEED_DIRECTIVE =
@@ -25,8 +27,8 @@ export interface RawRebirthSeedOptions {
   /** Token budget for the whole seed (default 6,000). */
   readonly budgetTokens?: number;
   readonly countTokens?: TokenCounter;
-  /** Rendered task rail (see `renderTaskRail`), shown in its own section. */
-  readonly taskRail?: string;
+  /** The agent's task rail (or its rendering), shown in its own section. */
+  readonly taskRail?: TaskRail | string;
   /** Host-known workspace facts (cwd, branch, …), shown before the inferred ones. */
   readonly workspace?: string;
 }
@@ -101,7 +103,7 @@ export function buildSeedFromCanonical(messages: readonly CanonicalMessage[], op
     { title: 'Current thread', body: fitLines(threadLines, budget * SHARES.thread, true) },
     { title: 'Coordinate closet (exact identifiers)', body: closetSection(messages, budget * SHARES.closet, present) },
     { title: 'Active edit delta (files changed and how)', body: fitLines(editDeltaLines(steps), budget * SHARES.edits, true) },
-    { title: 'Task rail', body: options.taskRail ? clipText(options.taskRail, budget * SHARES.rail) : '' },
+    { title: 'Task rail', body: options.taskRail ? clipText(typeof options.taskRail === 'string' ? options.taskRail : renderTaskRail(options.taskRail), budget * SHARES.rail) : '' },
     { title: 'Activity log', body: fitLines([...userTurns.slice(-8), ...steps.map((step) => skeletonLine(step.call, step.results, 90))], budget * SHARES.activity, true) },
     { title: 'Workspace', body: [options.workspace ?? '', ...workspaceLines(messages)].filter(Boolean).join('\n') },
   ];

@@ -1,3 +1,4 @@
+import type { TaskRail } from '../task-rail/types.ts';
 import type { EpochReason } from '../freeze/freeze-state.ts';
 import type { ProviderMessage } from '../messages/types.ts';
 
@@ -34,6 +35,8 @@ export interface FoldOutcome {
   readonly cacheHot: boolean;
   /** Index in `messages` of the last message of the sealed prefix; null before anything is sealed. */
   readonly sealedBoundary: number | null;
+  /** Raw messages [start, end) that the view shows folded (in bands or the rebirth seed); null when none. */
+  readonly foldedRange: readonly [number, number] | null;
   readonly stats: FoldStats;
 }
 
@@ -44,4 +47,6 @@ export interface FoldPrepareOptions {
   readonly hardEpoch?: boolean;
   /** A host-rendered seed to use instead of the built-in raw rebirth seed. */
   readonly hardEpochSeed?: string;
+  /** The agent's task rail, rendered into the rebirth seed if this call starts a hard epoch. */
+  readonly taskRail?: TaskRail;
 }

@@ -11,6 +11,7 @@ import { buildSeedFromCanonical } from '../rebirth/raw-rebirth-seed.ts';
 import { combineHashes, fnv1a } from '../text/hash.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
 import type { FoldOutcome, FoldPrepareOptions } from './fold-outcome.ts';
+import type { TaskRail } from '../task-rail/types.ts';
 import { clipTail } from './clip-tail.ts';
 import { RecallLane } from './recall-lane.ts';
 import { createRecallState } from '../recall/recall-state.ts';
@@ -130,7 +131,7 @@ export class FoldSession {
       this.state = touchFoldFreeze(this.state, now, reusedTokens, hot);
       const added = this.recallCards(now, limit);
       outcome = this.outcome(history, hot, undefined, false, added);
-    } else if (decision.reason === 'hard-epoch') outcome = this.hardEpoch(history, now, limit, options.hardEpochSeed);
+    } else if (decision.reason === 'hard-epoch') outcome = this.hardEpoch(history, now, limit, options.hardEpochSeed, options.taskRail);
     else outcome = this.refold(history, decision.reason, decision.rebuild, now, limit);
     this.state = { ...this.state, seenLength: transcript.length };
     return outcome;
@@ -174,14 +175,14 @@ export class FoldSession {
     return this.hardEpoch(history, now, limit, undefined);
   }
 
-  private hardEpoch(history: readonly ProviderMessage[], now: number, limit: number, hostSeed: string | undefined): FoldOutcome {
+  private hardEpoch(history: readonly ProviderMessage[], now: number, limit: number, hostSeed: string | undefined, taskRail?: TaskRail): FoldOutcome {
     const transcript = this.transcript;
     let systems = 0;
     while (systems < transcript.length - 1 && transcript.messages[systems].role === 'system') systems++;
     const budget = Number.isFinite(limit) ? limit : transcript.tokensBetween(0, transcript.length);
     const headEnd = transcript.tokensBetween(0, systems) <= this.config.headFraction * budget ? systems : 0;
     const seedBudget = Math.floor(Math.min(this.config.seedFraction * budget, budget - transcript.tokensBetween(0, headEnd)) * 0.95);
-    const text = hostSeed?.trim() ? hostSeed.trim() : buildSeedFromCanonical(transcript.messages, { budgetTokens: seedBudget, countTokens: this.countTokens }).text;
+    const text = hostSeed?.trim() ? hostSeed.trim() : buildSeedFromCanonical(transcript.messages, { budgetTokens: seedBudget, countTokens: this.countTokens, taskRail }).text;
     const seed = { text, tokens: this.countTokens(`<user>\n${text}\n`), end: transcript.length };
     this.commit({ headEnd, seed, bands: [], coveredEnd: transcript.length, clipped: {} }, now, transcript.tokensBetween(0, headEnd) + seed.tokens);
     return this.outcome(history, false, 'hard-epoch', false);
@@ -271,6 +272,7 @@ export class FoldSession {
       messages,
       cacheHot,
       sealedBoundary: sealed ? this.prefix.length - 1 : null,
+      foldedRange: sealed && coveredEnd > state.headEnd ? [state.headEnd, coveredEnd] : null,
       stats: {
         ...(reason ? { epochReason: reason } : {}),
         ...(merged ? { merged } : {}),
