@@ -35,9 +35,39 @@ export interface BandRequest {
   readonly withPreamble: boolean;
   readonly weights: LineValueWeights;
   readonly closetFraction: number;
+  /** Share of the band that guarantees skeleton lines to the newest calls; older ones compete on value. */
+  readonly callShare?: number;
   readonly rawTokens: number;
   /** Exact tokens per estimated token seen in earlier bands: a first guess that saves attempts. */
   readonly estimateScale?: number;
+  /** Token counts of rendered lines, kept by the session so repeated folds count each line once. */
+  readonly lineTokens?: LineTokenCache;
+}
+
+/** Per-session memo of line token counts. */
+export class LineTokenCache {
+  private readonly counts = new Map<string, number>();
+  constructor(private readonly countTokens: TokenCounter) {}
+  count(line: string): number {
+    let tokens = this.counts.get(line);
+    if (tokens === undefined) {
+      if (this.counts.size > 100_000) this.counts.clear();
+      tokens = this.countTokens(line);
+      this.counts.set(line, tokens);
+    }
+    return tokens;
+  }
+}
+
+/**
+ * Tokens of a synthetic message holding `text`, as the sum over its lines plus one per line
+ * break. o200k splits text at line breaks before merging, so this never undercounts (a break
+ * after punctuation may merge with it, making the true count a little lower).
+ */
+export function messageTokensUpperBound(role: string, text: string, lines: LineTokenCache): number {
+  let tokens = lines.count(`<${role}>`) + 2;
+  for (const line of text.split('\n')) tokens += lines.count(line) + 1;
+  return tokens;
 }
 
 export interface Band {
@@ -53,9 +83,6 @@ export interface Band {
 
 /** Commands are what agents reuse most after their own prose, so skeleton lines keep them whole up to this width. */
 const SKELETON_WIDTH = 200;
-
-/** Share of a band that guarantees skeleton lines to the newest calls; older ones compete on value. */
-const GUARANTEED_CALL_SHARE = 0.25;
 
 /** The newest calls keep their skeleton line whatever the budget. */
 function guaranteeNewestCalls(lines: readonly FoldLine[], allowance: number): FoldLine[] {
@@ -102,11 +129,12 @@ export function buildBand(request: BandRequest): Band {
   const header = `[warpfold fold · messages ${start + 1}–${end} · ${request.rawTokens} tokens]`;
   const intro = request.withPreamble ? `${header}\n${FOLD_PREAMBLE}` : header;
   const introTokens = estimateTokens(intro) + 4;
-  const lines = guaranteeNewestCalls(candidateLines(messages, start, end, SKELETON_WIDTH, request.phrases, request.weights, request.pinned), GUARANTEED_CALL_SHARE * (budgetTokens - introTokens));
+  const lines = guaranteeNewestCalls(candidateLines(messages, start, end, SKELETON_WIDTH, request.phrases, request.weights, request.pinned), (request.callShare ?? 0.25) * (budgetTokens - introTokens));
   const omissionReserve = 40;
   const occurrences = closetOccurrences(lines);
   const closetBudget = Math.max(0, request.closetFraction * budgetTokens);
-  const measure = (text: string) => countTokens(`<${request.userRole}>\n${text}\n`);
+  const lineTokens = request.lineTokens ?? new LineTokenCache(countTokens);
+  const measure = (text: string) => messageTokensUpperBound(request.userRole, text, lineTokens);
 
   let scale = request.estimateScale ?? 0.7;
   let bestScale = scale;

@@ -13,9 +13,15 @@ import { wordDensity, type LineValueWeights } from './line-value.ts';
 const LONG_LINE = 240;
 const FRAGMENT_MAX = 320;
 const WINDOW = 80;
-/** Output lines read per tool result: its head and its tail say what it was; the middle rarely returns. */
-const OUTPUT_HEAD_LINES = 80;
-const OUTPUT_TAIL_LINES = 40;
+/**
+ * Output lines a fold considers per tool result: failures, identifiers and added diff lines
+ * wherever they are (up to a cap), plain lines only near the head and the tail. Agents rarely
+ * quote plain tool output back, so reading every line of a long listing buys nothing.
+ */
+const OUTPUT_TELLING_LINES = 120;
+const OUTPUT_PLAIN_HEAD = 30;
+const OUTPUT_PLAIN_TAIL = 10;
+const ADDED_DIFF_LINE = /^\s*(\d+\s*)?\+(?!\+)/;
 const IDENTIFIER_HINT = /[0-9a-f]{7,}|\/[\w.-]+\.\w|\w_\w+_\w|[a-z][A-Z][a-z]+[A-Z]|:\d{2,5}\b|\w=\d|#\d/;
 
 const NEEDS_COLLAPSE = /\s\s|[\t\r\n]|^\s|\s$/;
@@ -62,7 +68,12 @@ function outputFragments(line: string): string[] {
   return windows.map(([start, end]) => `${start > 0 ? '…' : ''}${line.slice(start, end)}${end < line.length ? '…' : ''}`);
 }
 
-const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
+/** Words in a trimmed line, counted without splitting. */
+function wordCount(text: string): number {
+  let words = text.length ? 1 : 0;
+  for (let i = 1; i < text.length; i++) if (text.charCodeAt(i - 1) === 32 && text.charCodeAt(i) !== 32) words++;
+  return words;
+}
 
 /** A line as read from one message, before it is placed and valued in a fold; cached per message. */
 interface LineTemplate {
@@ -143,21 +154,35 @@ function outputTemplates(result: ToolResult): LineTemplate[] {
   let cached = outputCache.get(result);
   if (!cached) {
     const lines = result.text.split('\n');
-    const picked = lines.length > OUTPUT_HEAD_LINES + OUTPUT_TAIL_LINES ? [...lines.slice(0, OUTPUT_HEAD_LINES), ...lines.slice(-OUTPUT_TAIL_LINES)] : lines;
     cached = [];
     let line = 0;
-    for (const raw of picked) {
-      const text = raw.trimEnd();
+    let telling = 0;
+    for (let n = 0; n < lines.length && telling < OUTPUT_TELLING_LINES; n++) {
+      const text = lines[n].trimEnd();
       const trimmed = text.trim();
       if (!trimmed) continue;
-      const kind: FoldLineKind | undefined = isErrorLine(text) ? 'error' : wordCount(trimmed) >= 4 || IDENTIFIER_HINT.test(trimmed) ? 'output' : undefined;
+      let kind: FoldLineKind | undefined;
+      if (isErrorLine(text)) kind = 'error';
+      else if (IDENTIFIER_HINT.test(trimmed) || ADDED_DIFF_LINE.test(text)) kind = 'output';
+      else if ((n < OUTPUT_PLAIN_HEAD || n >= lines.length - OUTPUT_PLAIN_TAIL) && wordCount(trimmed) >= 4) kind = 'output';
       if (!kind) continue;
+      telling++;
       for (const template of templatesOf(kind, [text])) cached.push({ ...template, line });
       line++;
     }
     outputCache.set(result, cached);
   }
   return cached;
+}
+
+const skeletonCache = new WeakMap<ToolCall, string>();
+
+/** A call's skeleton line; fixed once its results are in, so it is rendered once. */
+function skeletonOf(call: ToolCall, results: readonly ToolResult[], width: number): string {
+  if (!results.length) return skeletonLine(call, results, width);
+  let line = skeletonCache.get(call);
+  if (line === undefined) skeletonCache.set(call, (line = skeletonLine(call, results, width)));
+  return line;
 }
 
 /** Places templates into the fold: order, line identity, value. */
@@ -265,7 +290,7 @@ export function candidateLines(
       builder.add(prose.text, i);
       for (const call of message.toolCalls) {
         const results = resultsByCall.get(call) ?? [];
-        builder.addCall(skeletonLine(call, results, skeletonChars), i);
+        builder.addCall(skeletonOf(call, results, skeletonChars), i);
         builder.add(argumentTemplates(call, skeletonChars), i);
         for (const result of results) builder.add(outputTemplates(result), i);
       }

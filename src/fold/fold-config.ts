@@ -20,6 +20,8 @@ export interface FoldConfig {
    */
   readonly mergeFraction: number;
 
+  /** Share of a band that guarantees a skeleton line to the newest calls; older ones compete on value. */
+  readonly callShare: number;
   /** Share of a band given to the Coordinate Closet. */
   readonly closetFraction: number;
   /** Leading system prompt and first instruction stay raw while they take at most this share. */
@@ -52,6 +54,7 @@ export const DEFAULT_FOLD_CONFIG: FoldConfig = Object.freeze({
   bandsFraction: 0.7,
   mergeFraction: 0.5,
   closetFraction: 0.03,
+  callShare: 0.12,
   headFraction: 0.3,
   safetyFraction: 0.01,
   tailTriggerFraction: 0.25,
@@ -66,8 +69,8 @@ export const DEFAULT_FOLD_CONFIG: FoldConfig = Object.freeze({
  */
 export const TIGHT_FOLD_CONFIG: FoldConfig = Object.freeze({
   ...DEFAULT_FOLD_CONFIG,
-  bandsFraction: 0.75,
-  mergeFraction: 0.6,
+  bandsFraction: 0.8,
+  mergeFraction: 0.65,
   closetFraction: 0.06,
   lineWeights: { ...DEFAULT_LINE_VALUE_WEIGHTS, identifier: 0.8 },
 });

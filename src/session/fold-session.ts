@@ -1,4 +1,4 @@
-import type { Band } from '../fold/build-band.ts';
+import { LineTokenCache, type Band } from '../fold/build-band.ts';
 import { MIN_TAIL_CAP_TOKENS, resolveFoldConfig, type FoldConfig, type FoldConfigOverrides } from '../fold/fold-config.ts';
 import { DEFAULT_FREEZE_CONFIG, evaluateFoldFreeze, type FreezeConfig } from '../freeze/evaluate-freeze.ts';
 import { commitFoldFreeze, createFoldFreezeState, hasSealedPrefix, touchFoldFreeze, type EpochReason, type FoldFreezeState } from '../freeze/freeze-state.ts';
@@ -65,6 +65,7 @@ export class FoldSession {
   private prefixChars = 0;
   private needsVerification: boolean;
   private readonly recallLane: RecallLane | null;
+  private readonly lineTokens: LineTokenCache;
 
   constructor(options: FoldSessionOptions = {}) {
     const ceiling = options.pressureCeiling ?? options.budget?.pressureCeilingTokens ?? DEFAULT_FOLD_PRESSURE_CEILING_TOKENS;
@@ -76,6 +77,7 @@ export class FoldSession {
     this.countTokens = options.countTokens ?? estimateTokens;
     this.now = options.now ?? (() => Date.now());
     this.transcript = new Transcript(this.countTokens);
+    this.lineTokens = new LineTokenCache(this.countTokens);
     this.configFingerprint = fnv1a(JSON.stringify([this.config, this.ceiling]));
     this.state = options.restoredState ? restoreFoldFreezeState(options.restoredState) : createFoldFreezeState(this.configFingerprint);
     this.needsVerification = options.restoredState !== undefined;
@@ -161,7 +163,7 @@ export class FoldSession {
     const bands: readonly Band[] = fresh ? [] : this.state.bands;
     const coveredEnd = fresh ? (seed ? seed.end : headEnd) : this.state.coveredEnd;
     const ceilingTokens = Number.isFinite(limit) ? limit / (1 - this.config.safetyFraction) : transcript.tokensBetween(0, transcript.length);
-    const plan = planFold({ transcript, config: this.config, countTokens: this.countTokens, limitTokens: limit, ceilingTokens, headEnd, seed, bands, coveredEnd, ackTokens: this.ackTokens, userRole: 'user' });
+    const plan = planFold({ transcript, config: this.config, countTokens: this.countTokens, limitTokens: limit, ceilingTokens, headEnd, seed, bands, coveredEnd, ackTokens: this.ackTokens, userRole: 'user', lineTokens: this.lineTokens });
     if (plan) {
       this.commit({ headEnd, seed, bands: plan.bands, coveredEnd: plan.coveredEnd, clipped: {} }, now, plan.viewTokens);
       return this.outcome(history, false, reason, plan.merged, this.recallCards(now, limit));

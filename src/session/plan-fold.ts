@@ -1,4 +1,4 @@
-import { buildBand, type Band } from '../fold/build-band.ts';
+import { buildBand, type Band, type LineTokenCache } from '../fold/build-band.ts';
 import type { FoldConfig } from '../fold/fold-config.ts';
 import type { Transcript, TokenCounter } from '../messages/transcript.ts';
 import type { RebirthSeedState } from '../freeze/freeze-state.ts';
@@ -20,6 +20,7 @@ export interface FoldPlanInput {
   /** Tokens of one band's acknowledgement message. */
   readonly ackTokens: number;
   readonly userRole: string;
+  readonly lineTokens: LineTokenCache;
 }
 
 export interface FoldPlan {
@@ -133,33 +134,44 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
       withPreamble: previous.length === 0 && !input.seed,
       weights: config.lineWeights,
       closetFraction: config.closetFraction,
+      callShare: config.callShare,
       rawTokens,
       estimateScale: previous[previous.length - 1]?.estimateScale ?? input.bands[input.bands.length - 1]?.estimateScale,
+      lineTokens: input.lineTokens,
     });
     // a fold larger than what it replaces is never emitted
     return built.tokens + input.ackTokens < rawTokens ? built : null;
   };
 
   /**
-   * Re-folds the newest bands [j, …) into one, choosing the largest j (fewest bands rewritten)
-   * that brings all bands under `mergeFraction` while keeping the re-folded, newer history at
-   * least as dense as the older bands left alone; j = 0 re-folds everything.
+   * One new band over [start of bands j…, cut): j = bands.length folds only the new stretch;
+   * smaller j also re-folds the newest bands with it (a merge). The largest j that fits wins, so
+   * the fewest sealed bands are rewritten. A merge keeps the re-folded, newer history at least as
+   * dense as the older bands it leaves alone; j = 0 re-folds everything.
    */
-  const mergeNewest = (bands: readonly Band[], fixed: number, tail: number, from: number, cut: number): Band[] | null => {
-    const target = Math.min(config.mergeFraction * ceilingTokens, limitTokens - fixed - tail);
+  const foldFrom = (cut: number, tailTokens: number): { bands: Band[]; merged: boolean } | null => {
+    const bands = input.bands;
+    const newStart = Math.max(input.coveredEnd, foldStart);
+    const mergeTarget = Math.min(config.mergeFraction * ceilingTokens, limitTokens - fixedTokens - tailTokens);
     let kept = bandsTokens(bands);
-    for (let j = bands.length - 1; j >= 0; j--) {
-      kept -= bands[j].tokens + input.ackTokens;
-      if (j === bands.length - 1 && j > 0) continue; // re-folding the newest band alone frees nothing
-      const start = j === 0 ? from : bands[j].start;
-      const suffixRaw = transcript.tokensBetween(start, cut);
-      const room = target - kept - input.ackTokens;
-      if (j > 0) {
-        const olderDensity = kept / Math.max(1, transcript.tokensBetween(from, start));
-        if (room < olderDensity * suffixRaw) continue;
+    for (let j = bands.length; j >= 0; j--) {
+      if (j < bands.length) kept -= bands[j].tokens + input.ackTokens;
+      if (j === bands.length - 1 && j > 0 && cut <= newStart) continue; // re-folding one band alone frees nothing
+      const start = j === bands.length ? newStart : j === 0 ? foldStart : bands[j].start;
+      if (cut <= start) continue;
+      const raw = transcript.tokensBetween(start, cut);
+      let budget: number;
+      if (j === bands.length) {
+        budget = Math.min(config.bandRatio * raw, config.bandFraction * ceilingTokens);
+        if (kept + budget + input.ackTokens > config.bandsFraction * ceilingTokens) continue;
+      } else {
+        const room = mergeTarget - kept - input.ackTokens;
+        if (j > 0 && room < (kept / Math.max(1, transcript.tokensBetween(foldStart, start))) * raw) continue;
+        budget = Math.min(config.bandRatio * raw, room);
       }
-      const one = band(start, cut, Math.min(config.bandRatio * suffixRaw, room), bands.slice(0, j));
-      if (one) return [...bands.slice(0, j), one];
+      const one = band(start, cut, budget, bands.slice(0, j));
+      if (!one || fixedTokens + kept + one.tokens + input.ackTokens + tailTokens > limitTokens) continue;
+      return { bands: [...bands.slice(0, j), one], merged: j < bands.length };
     }
     return null;
   };
@@ -167,25 +179,11 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
   for (const tailShare of new Set([config.tailFraction, config.tailFraction / 2, 0])) {
     const cut = cutForTail(transcript, Math.max(input.coveredEnd, foldStart), last, tailShare * ceilingTokens);
     const tailTokens = transcript.tokensBetween(cut, end);
-    let bands = input.bands;
-    let merged = false;
-    if (cut > input.coveredEnd) {
-      const raw = transcript.tokensBetween(input.coveredEnd, cut);
-      const next = band(input.coveredEnd, cut, Math.min(config.bandRatio * raw, config.bandFraction * ceilingTokens), bands);
-      if (next) bands = [...bands, next];
+    const folded = foldFrom(cut, tailTokens);
+    if (folded) {
+      const viewTokens = fixedTokens + bandsTokens(folded.bands) + tailTokens;
+      return { bands: folded.bands, coveredEnd: cut, clipped: {}, viewTokens, merged: folded.merged };
     }
-    const covered = bands.length ? bands[bands.length - 1].end : Math.max(input.coveredEnd, foldStart);
-    let total = fixedTokens + bandsTokens(bands) + transcript.tokensBetween(covered, end);
-    if (bands.length > 1 && (bandsTokens(bands) > config.bandsFraction * ceilingTokens || total > limitTokens)) {
-      const merge = mergeNewest(bands, fixedTokens, tailTokens, foldStart, cut);
-      if (merge) {
-        bands = merge;
-        merged = true;
-        total = fixedTokens + bandsTokens(bands) + tailTokens;
-      }
-    }
-    const coveredEnd = bands.length ? bands[bands.length - 1].end : input.coveredEnd;
-    if (total <= limitTokens) return { bands, coveredEnd, clipped: {}, viewTokens: total, merged };
   }
   return null;
 }
