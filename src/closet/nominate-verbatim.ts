@@ -16,11 +16,13 @@ export function findIdentifiers(text: string): NominatedIdentifier[] {
   const seen = new Set<string>();
   const claimed: Array<[number, number]> = [];
   const overlapsClaimed = (start: number, end: number) => claimed.some(([from, to]) => start < to && end > from);
-  for (const { kind, pattern } of IDENTIFIER_PATTERNS) {
+  for (const { kind, pattern, accept } of IDENTIFIER_PATTERNS) {
     for (const match of text.matchAll(pattern)) {
       const value = trimIdentifier(match[0]);
       const start = match.index ?? 0;
-      if (value.length < MIN_LENGTH || value.length > MAX_LENGTH) continue;
+      // issue refs are short by nature (#4827); everything else shorter than six characters is noise
+      if (value.length < (kind === 'issue-ref' ? 4 : MIN_LENGTH) || value.length > MAX_LENGTH) continue;
+      if (accept && !accept(value)) continue;
       if (text.startsWith('…', start + match[0].length)) continue; // cut off by a display: not exact
       if (overlapsClaimed(start, start + value.length)) continue;
       claimed.push([start, start + value.length]);

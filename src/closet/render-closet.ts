@@ -2,13 +2,13 @@ import { argumentValues } from '../messages/plain-text.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
 import { extractVerbatimContextLabel } from './context-label.ts';
-import type { IdentifierKind } from './identifier-kinds.ts';
+import { lineShape, type IdentifierKind } from './identifier-kinds.ts';
 import { findIdentifiers } from './nominate-verbatim.ts';
 
 export const CLOSET_MARK = '⌖';
 
 const KIND_WEIGHT: Record<IdentifierKind, number> = {
-  uuid: 30, hash: 28, path: 24, url: 22, 'host-port': 22, 'key-value': 20, 'issue-ref': 20, 'error-code': 18, version: 12, symbol: 10,
+  uuid: 30, hash: 28, slug: 26, path: 24, url: 22, image: 22, 'host-port': 22, 'key-value': 20, 'issue-ref': 20, 'error-code': 18, version: 12, symbol: 10,
 };
 const OPAQUE = new Set<IdentifierKind>(['uuid', 'hash']);
 
@@ -71,8 +71,23 @@ export function renderClosetFrom(occurrences: Iterable<ClosetOccurrence>, start:
     } else candidates.set(occurrence.value, { value: occurrence.value, kind: occurrence.kind, source: occurrence.source, last: occurrence.messageIndex, uses: 1, byAgent: occurrence.lane === 'agent', fromUser: occurrence.lane === 'user' });
   }
   const span = Math.max(1, end - start);
-  const score = (candidate: Candidate) =>
-    KIND_WEIGHT[candidate.kind] + (20 * (candidate.last - start)) / span + Math.min(10, candidate.uses * 2) + (candidate.byAgent ? 15 : 0);
+  // how many distinct lines share each template: ids from log spam rank below one-off findings
+  const shapeOf = (source: string) => (source.length <= 400 && !source.includes('\n') ? lineShape(source) : '');
+  const shapes = new Map<string, number>();
+  const sourceShape = new Map<string, string>();
+  for (const candidate of candidates.values()) {
+    if (sourceShape.has(candidate.source)) continue;
+    const shape = shapeOf(candidate.source);
+    sourceShape.set(candidate.source, shape);
+    if (shape) shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+  }
+  const scores = new Map<Candidate, number>();
+  for (const candidate of candidates.values()) {
+    const count = shapes.get(sourceShape.get(candidate.source) ?? '') ?? 1;
+    const spam = count >= 3 ? 12 * Math.log2(count) : 0;
+    scores.set(candidate, KIND_WEIGHT[candidate.kind] + (20 * (candidate.last - start)) / span + Math.min(10, candidate.uses * 2) + (candidate.byAgent ? 15 : 0) - spam);
+  }
+  const score = (candidate: Candidate) => scores.get(candidate) ?? 0;
   const ranked = [...candidates.values()].filter((candidate) => !options.isPresent(candidate.value)).sort((a, b) => score(b) - score(a) || a.last - b.last || (a.value < b.value ? -1 : 1));
   const userBudget = options.budgetTokens * (options.userLaneFraction ?? 0.25);
   const items: string[] = [];

@@ -2,7 +2,7 @@ import { renderClosetFrom, type ClosetOccurrence } from '../closet/render-closet
 import type { TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
-import { candidateLines } from './candidate-lines.ts';
+import { candidateLines, type ClosetOnlyIdentifier } from './candidate-lines.ts';
 import type { FoldLine } from './fold-line.ts';
 import { renderLines } from './render-lines.ts';
 import { selectLines } from './select-lines.ts';
@@ -114,9 +114,10 @@ export function omittedCallsLine(lines: readonly FoldLine[], picked: ReadonlySet
 const LANE: Record<FoldLine['kind'], ClosetOccurrence['lane']> = { user: 'user', assistant: 'agent', reasoning: 'agent', call: 'agent', argument: 'agent', output: 'tool', error: 'tool' };
 
 /** Closet candidates straight from the fold's lines: every identifier was found once, when the line was read. */
-function closetOccurrences(lines: readonly FoldLine[]): ClosetOccurrence[] {
+function closetOccurrences(lines: readonly FoldLine[], closetOnly: readonly ClosetOnlyIdentifier[]): ClosetOccurrence[] {
   const out: ClosetOccurrence[] = [];
   for (const line of lines) for (const { value, kind } of line.identifiers) out.push({ value, kind, source: line.text, messageIndex: line.messageIndex, lane: LANE[line.kind] });
+  for (const { identifier, source, messageIndex } of closetOnly) out.push({ value: identifier.value, kind: identifier.kind, source, messageIndex, lane: 'tool' });
   return out;
 }
 
@@ -129,9 +130,10 @@ export function buildBand(request: BandRequest): Band {
   const header = `[warpfold fold · messages ${start + 1}–${end} · ${request.rawTokens} tokens]`;
   const intro = request.withPreamble ? `${header}\n${FOLD_PREAMBLE}` : header;
   const introTokens = estimateTokens(intro) + 4;
-  const lines = guaranteeNewestCalls(candidateLines(messages, start, end, SKELETON_WIDTH, request.phrases, request.weights, request.pinned), (request.callShare ?? 0.25) * (budgetTokens - introTokens));
+  const candidates = candidateLines(messages, start, end, SKELETON_WIDTH, request.phrases, request.weights, request.pinned);
+  const lines = guaranteeNewestCalls(candidates.lines, (request.callShare ?? 0.25) * (budgetTokens - introTokens));
   const omissionReserve = 40;
-  const occurrences = closetOccurrences(lines);
+  const occurrences = closetOccurrences(lines, candidates.closetOnly);
   const closetBudget = Math.max(0, request.closetFraction * budgetTokens);
   const lineTokens = request.lineTokens ?? new LineTokenCache(countTokens);
   const measure = (text: string) => messageTokensUpperBound(request.userRole, text, lineTokens);

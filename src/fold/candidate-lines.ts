@@ -1,4 +1,5 @@
 import { findIdentifiers, type NominatedIdentifier } from '../closet/nominate-verbatim.ts';
+import { lineShape } from '../closet/identifier-kinds.ts';
 import type { CanonicalMessage, ToolCall, ToolResult } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
 import { phraseKeys, type PhraseIndex } from '../text/phrase-index.ts';
@@ -150,17 +151,32 @@ function argumentTemplates(call: ToolCall, skeletonChars: number): LineTemplate[
   return cached;
 }
 
+/** Identifiers of output lines past the candidate cap: the closet still sees them. */
+export interface ClosetOnlyIdentifier {
+  readonly identifier: NominatedIdentifier;
+  readonly source: string;
+  readonly messageIndex: number;
+}
+
+const beyondCapCache = new WeakMap<ToolResult, Array<{ identifier: NominatedIdentifier; source: string }>>();
+
 function outputTemplates(result: ToolResult): LineTemplate[] {
   let cached = outputCache.get(result);
   if (!cached) {
     const lines = result.text.split('\n');
     cached = [];
+    const beyond: Array<{ identifier: NominatedIdentifier; source: string }> = [];
     let line = 0;
     let telling = 0;
-    for (let n = 0; n < lines.length && telling < OUTPUT_TELLING_LINES; n++) {
+    for (let n = 0; n < lines.length; n++) {
       const text = lines[n].trimEnd();
       const trimmed = text.trim();
       if (!trimmed) continue;
+      if (telling >= OUTPUT_TELLING_LINES) {
+        // past the cap a line is no candidate, but its exact identifiers may still be vital
+        if (IDENTIFIER_HINT.test(trimmed) || isErrorLine(text)) for (const identifier of findIdentifiers(trimmed)) beyond.push({ identifier, source: trimmed });
+        continue;
+      }
       let kind: FoldLineKind | undefined;
       if (isErrorLine(text)) kind = 'error';
       else if (IDENTIFIER_HINT.test(trimmed) || ADDED_DIFF_LINE.test(text)) kind = 'output';
@@ -171,6 +187,7 @@ function outputTemplates(result: ToolResult): LineTemplate[] {
       line++;
     }
     outputCache.set(result, cached);
+    beyondCapCache.set(result, beyond);
   }
   return cached;
 }
@@ -237,6 +254,8 @@ function assignIdentifierValues(lines: FoldLine[], weights: LineValueWeights): v
   const latest = new Map<string, FoldLine>();
   const uses = new Map<string, number>();
   const byAgent = new Set<string>();
+  const shapes = new Map<string, number>();
+  for (const line of lines) if (line.identifiers.length && line.kind !== 'call') shapes.set(lineShape(line.text), (shapes.get(lineShape(line.text)) ?? 0) + 1);
   for (const line of lines) {
     for (const { value } of line.identifiers) {
       latest.set(value, line);
@@ -245,7 +264,10 @@ function assignIdentifierValues(lines: FoldLine[], weights: LineValueWeights): v
     }
   }
   // an identifier the agent used, or one that keeps coming back, is one it will look for again
-  for (const [value, line] of latest) line.identifierValue += weights.identifier * (byAgent.has(value) ? 2 : 1) * Math.min(3, Math.log2(1 + (uses.get(value) ?? 1)));
+  for (const [value, line] of latest) {
+    const spam = line.kind === 'call' ? 1 : (shapes.get(lineShape(line.text)) ?? 1);
+    line.identifierValue += (weights.identifier * (byAgent.has(value) ? 2 : 1) * Math.min(3, Math.log2(1 + (uses.get(value) ?? 1)))) / (spam >= 3 ? Math.sqrt(spam) : 1);
+  }
 }
 
 /**
@@ -261,8 +283,9 @@ export function candidateLines(
   phrases: PhraseIndex,
   weights: LineValueWeights,
   pinned: number,
-): FoldLine[] {
+): { lines: FoldLine[]; closetOnly: ClosetOnlyIdentifier[] } {
   const builder = new LineBuilder(phrases, weights);
+  const closetOnly: ClosetOnlyIdentifier[] = [];
   // results paired to their call, in call order, so output renders under its call
   const resultsByCall = new Map<ToolCall, ToolResult[]>();
   const open = new Map<string, ToolCall[]>();
@@ -292,10 +315,13 @@ export function candidateLines(
         const results = resultsByCall.get(call) ?? [];
         builder.addCall(skeletonOf(call, results, skeletonChars), i);
         builder.add(argumentTemplates(call, skeletonChars), i);
-        for (const result of results) builder.add(outputTemplates(result), i);
+        for (const result of results) {
+          builder.add(outputTemplates(result), i);
+          for (const { identifier, source } of beyondCapCache.get(result) ?? []) closetOnly.push({ identifier, source, messageIndex: i });
+        }
       }
     }
   }
   assignIdentifierValues(builder.lines, weights);
-  return builder.lines;
+  return { lines: builder.lines, closetOnly };
 }

@@ -1,5 +1,6 @@
 import type { Band } from '../fold/build-band.ts';
 import type { Dialect } from '../messages/types.ts';
+import { NEUTRAL_CALIBRATION, type Calibration } from '../session/calibration.ts';
 import type { RecallState } from '../recall/recall-state.ts';
 import type { ResidentCard } from '../session/recall-lane.ts';
 
@@ -42,8 +43,8 @@ export interface FoldFreezeState {
   readonly clipped: Readonly<Record<string, ClippedMessage>>;
   readonly lastCallAt: number | null;
   readonly lastViewTokens: number;
-  /** measured / counted, from host telemetry; scales every size decision. */
-  readonly calibration: number;
+  /** How host telemetry relates to the session's own count; shapes every size decision. */
+  readonly calibration: Calibration;
   readonly epochs: number;
   readonly hotReuses: number;
   readonly calls: number;
@@ -67,7 +68,7 @@ export function createFoldFreezeState(configFingerprint = 0): FoldFreezeState {
     clipped: {},
     lastCallAt: null,
     lastViewTokens: 0,
-    calibration: 1,
+    calibration: NEUTRAL_CALIBRATION,
     epochs: 0,
     hotReuses: 0,
     calls: 0,

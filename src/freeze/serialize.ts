@@ -29,7 +29,10 @@ export function restoreFoldFreezeState(serialized: string | SerializedFoldFreeze
   if (state.dialect !== 'openai' && state.dialect !== 'anthropic' && state.dialect !== 'gemini') fail('dialect');
   for (const field of ['configFingerprint', 'headEnd', 'coveredEnd', 'coveredFingerprint', 'lastViewTokens', 'epochs', 'hotReuses', 'calls'])
     if (!isInteger(state[field])) fail(field);
-  if (!(typeof state.calibration === 'number' && state.calibration > 0)) fail('calibration');
+  const calibration = (state.calibration ?? {}) as Record<string, unknown>;
+  const anchor = calibration.anchor;
+  const anchorValid = anchor === null || (Array.isArray(anchor) && anchor.length === 2 && anchor.every((value: unknown) => typeof value === 'number'));
+  if (!(typeof calibration.factor === 'number' && calibration.factor >= 1 && typeof calibration.overhead === 'number' && calibration.overhead >= 0 && anchorValid)) fail('calibration');
   if (!(state.lastCallAt === null || typeof state.lastCallAt === 'number')) fail('lastCallAt');
   if (!Array.isArray(state.bands)) fail('bands');
   let previousEnd = state.headEnd as number;

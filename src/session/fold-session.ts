@@ -14,6 +14,7 @@ import type { FoldOutcome, FoldPrepareOptions } from './fold-outcome.ts';
 import type { TaskRail } from '../task-rail/types.ts';
 import { clipTail } from './clip-tail.ts';
 import { RecallLane } from './recall-lane.ts';
+import { countedBudget, observeCalibration, type Calibration } from './calibration.ts';
 import { createRecallState } from '../recall/recall-state.ts';
 import type { RecallConfig } from '../recall/recall-config.ts';
 import { chooseHeadEnd, planFold } from './plan-fold.ts';
@@ -105,7 +106,7 @@ export class FoldSession {
     const now = this.now();
     const calibration = this.calibrate(measured);
     const ceiling = this.ceiling;
-    const limit = ceiling === null ? Number.POSITIVE_INFINITY : (ceiling * (1 - this.config.safetyFraction)) / calibration;
+    const limit = ceiling === null ? Number.POSITIVE_INFINITY : countedBudget(calibration, ceiling * (1 - this.config.safetyFraction));
     if (!this.prefixBuilt) this.rebuildPrefix();
 
     const reusedTokens = this.prefixTokens() + transcript.tokensBetween(this.state.coveredEnd, transcript.length) - this.clipSavings() + this.cardTokens();
@@ -116,10 +117,10 @@ export class FoldSession {
         configFingerprint: this.configFingerprint,
         viewTokens: changedAt >= 0 && changedAt < this.state.coveredEnd ? Number.POSITIVE_INFINITY : reusedTokens,
         foldAtTokens: limit,
-        ceilingTokens: ceiling === null ? Number.POSITIVE_INFINITY : ceiling / calibration,
+        ceilingTokens: ceiling === null ? Number.POSITIVE_INFINITY : countedBudget(calibration, ceiling),
         tailChars: this.tailChars(),
         tailTokens: transcript.tokensBetween(Math.min(this.state.coveredEnd, transcript.length), transcript.length),
-        tailCapTokens: ceiling !== null && this.config.tailTriggerFraction !== false ? Math.max(ceiling * this.config.tailTriggerFraction, MIN_TAIL_CAP_TOKENS) / calibration : Number.POSITIVE_INFINITY,
+        tailCapTokens: ceiling !== null && this.config.tailTriggerFraction !== false ? Math.max(ceiling * this.config.tailTriggerFraction, MIN_TAIL_CAP_TOKENS) / calibration.factor : Number.POSITIVE_INFINITY,
         alwaysOn: this.config.alwaysOn === true,
         now,
         hardEpoch: options.hardEpoch === true,
@@ -196,11 +197,10 @@ export class FoldSession {
     this.rebuildPrefix();
   }
 
-  /** Host telemetry scales planning when it shows more tokens than the counter saw; never less. */
-  private calibrate(measured: number | undefined): number {
+  /** Host telemetry (what the provider measured for the previous view) refines the calibration. */
+  private calibrate(measured: number | undefined): Calibration {
     if (measured !== undefined && measured > 0 && this.state.lastViewTokens > 0) {
-      const ratio = Math.min(4, Math.max(1, measured / this.state.lastViewTokens));
-      this.state = { ...this.state, calibration: ratio };
+      this.state = { ...this.state, calibration: observeCalibration(this.state.calibration, this.state.lastViewTokens, measured) };
     }
     return this.state.calibration;
   }

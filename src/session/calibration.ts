@@ -1,0 +1,33 @@
+/**
+ * How the host's measured prompt tokens relate to the session's own count of the same view:
+ * `measured ≈ factor × counted + overhead`. The overhead is what the provider bills outside the
+ * history (system prompt sent apart, tool schemas); the factor is a tokenizer difference (a
+ * provider counting more tokens than the session's counter). Never below the session's count.
+ */
+export interface Calibration {
+  readonly factor: number;
+  readonly overhead: number;
+  /** The observation the factor is solved against: an earlier view of clearly different size. */
+  readonly anchor: readonly [counted: number, measured: number] | null;
+}
+
+export const NEUTRAL_CALIBRATION: Calibration = { factor: 1, overhead: 0, anchor: null };
+
+/** Views must differ by this many counted tokens before their difference says anything about the factor. */
+const MIN_SPREAD = 1_000;
+const MAX_FACTOR = 3;
+
+export function observeCalibration(calibration: Calibration, counted: number, measured: number): Calibration {
+  if (!(counted > 0 && measured > 0)) return calibration;
+  const anchor = calibration.anchor;
+  let factor = calibration.factor;
+  if (anchor && Math.abs(counted - anchor[0]) >= MIN_SPREAD) factor = Math.min(MAX_FACTOR, Math.max(1, (measured - anchor[1]) / (counted - anchor[0])));
+  const overhead = Math.max(0, measured - factor * counted);
+  const keepAnchor = anchor && Math.abs(counted - anchor[0]) < MIN_SPREAD;
+  return { factor, overhead, anchor: keepAnchor ? anchor : [counted, measured] };
+}
+
+/** The most the session's own count may reach so that the measured prompt stays within `budget`. */
+export function countedBudget(calibration: Calibration, budget: number): number {
+  return Math.max(0, (budget - calibration.overhead) / calibration.factor);
+}
