@@ -24,6 +24,9 @@ export const DEFAULT_FOLD_PRESSURE_CEILING_TOKENS = 240_000;
 
 export const FOLD_ACKNOWLEDGEMENT = 'Understood.';
 
+/** Recall is on by default for ceilings up to this many tokens. */
+export const RECALL_BY_DEFAULT_UP_TO = 12_000;
+
 export interface FoldSessionOptions {
   /** Prompt budget in tokens; every view stays at or under it. `false` never folds under pressure. */
   readonly pressureCeiling?: number | false;
@@ -38,7 +41,9 @@ export interface FoldSessionOptions {
   /**
    * Page folded content back in: when the newest messages touch a folded path or identifier
    * again, a recall card with the buried tool output is added after them (append-only, so the
-   * sealed prefix stays byte-identical) until the next epoch folds it away.
+   * sealed prefix stays byte-identical) until the next epoch folds it away. Default: on for
+   * ceilings of 12,000 tokens and below, where folds must drop the most; off above, where bands
+   * keep enough that cards mostly add cost (measured on the dev corpus, see README).
    */
   readonly recall?: boolean | Partial<RecallConfig>;
   /** A state saved by `snapshot()` of an earlier session over the same history. */
@@ -82,7 +87,8 @@ export class FoldSession {
     this.configFingerprint = fnv1a(JSON.stringify([this.config, this.ceiling]));
     this.state = options.restoredState ? restoreFoldFreezeState(options.restoredState) : createFoldFreezeState(this.configFingerprint);
     this.needsVerification = options.restoredState !== undefined;
-    this.recallLane = options.recall ? new RecallLane(options.recall === true ? {} : options.recall, this.countTokens) : null;
+    const recall = options.recall ?? (this.ceiling !== null && this.ceiling <= RECALL_BY_DEFAULT_UP_TO);
+    this.recallLane = recall ? new RecallLane(recall === true ? {} : recall, this.countTokens) : null;
   }
 
   /** JSON of the sealed state; pass it as `restoredState` to resume exactly. */
