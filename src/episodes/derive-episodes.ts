@@ -4,7 +4,7 @@ import { Transcript } from '../messages/transcript.ts';
 import type { CanonicalMessage, ProviderMessage } from '../messages/types.ts';
 import { callTouches } from '../recall/call-touches.ts';
 import { basenameOf, pathsMatch } from '../recall/normalize-path.ts';
-import { pairToolCalls, type PairedToolCall } from '../recall/pair-tool-calls.ts';
+import { pairToolCalls, type PairedToolCall } from '../messages/pair-tool-calls.ts';
 import { findPathMentions } from '../recall/path-mentions.ts';
 import { episodeId } from './episode-id.ts';
 import { MAX_CONCLUSION_CHARS, MAX_REQUEST_CHARS, type Episode, type EpisodeConclusion, type EpisodeFile, type EpisodeOutcome, type FileTouch } from './types.ts';

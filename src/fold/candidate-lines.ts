@@ -1,5 +1,6 @@
 import { findIdentifiers, type NominatedIdentifier } from '../closet/nominate-verbatim.ts';
 import { lineShape } from '../closet/identifier-kinds.ts';
+import { pairToolCalls } from '../messages/pair-tool-calls.ts';
 import type { CanonicalMessage, ToolCall, ToolResult } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
 import { phraseKeys, type PhraseIndex } from '../text/phrase-index.ts';
@@ -286,24 +287,9 @@ export function candidateLines(
 ): { lines: FoldLine[]; closetOnly: ClosetOnlyIdentifier[] } {
   const builder = new LineBuilder(phrases, weights);
   const closetOnly: ClosetOnlyIdentifier[] = [];
-  // results paired to their call, in call order, so output renders under its call
+  // results paired to their call, so output renders under its call
   const resultsByCall = new Map<ToolCall, ToolResult[]>();
-  const open = new Map<string, ToolCall[]>();
-  for (let i = start; i < end; i++) {
-    const message = messages[i];
-    for (const call of message.toolCalls) {
-      const key = call.id;
-      const queue = open.get(key);
-      if (queue) queue.push(call);
-      else open.set(key, [call]);
-      resultsByCall.set(call, []);
-    }
-    for (const result of message.toolResults) {
-      const queue = open.get(result.callId) ?? [...open.values()].find((calls) => calls[0]?.name === result.name);
-      const call = queue?.shift();
-      if (call) resultsByCall.get(call)?.push(result);
-    }
-  }
+  for (const pair of pairToolCalls(messages.slice(start, end))) resultsByCall.set(pair.call, pair.result ? [pair.result] : []);
   for (let i = start; i < end; i++) {
     const message = messages[i];
     if (message.role === 'user' || message.role === 'system') builder.add(proseOf(message, 'user').text, i, i === pinned);

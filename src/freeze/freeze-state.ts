@@ -84,15 +84,7 @@ export function hasSealedPrefix(state: FoldFreezeState): boolean {
 }
 
 /** The parts of a state an epoch replaces. */
-export interface FoldCommit {
-  readonly dialect: Dialect;
-  readonly headEnd: number;
-  readonly seed: RebirthSeedState | null;
-  readonly bands: readonly Band[];
-  readonly coveredEnd: number;
-  readonly coveredFingerprint: number;
-  readonly clipped: Readonly<Record<string, ClippedMessage>>;
-}
+export type FoldCommit = Pick<FoldFreezeState, 'dialect' | 'headEnd' | 'seed' | 'bands' | 'coveredEnd' | 'coveredFingerprint' | 'clipped'>;
 
 /** Seals a new prefix after an epoch. */
 export function commitFoldFreeze(state: FoldFreezeState, commit: FoldCommit, now: number, viewTokens: number): FoldFreezeState {

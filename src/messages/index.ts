@@ -5,4 +5,5 @@ export { readMessage, SYNTHETIC_MARKER, ToolCallLedger } from './read-message.ts
 export { fingerprintOf, Transcript, type TokenCounter } from './transcript.ts';
 export { detectTurns, isUserTurnBoundary } from './turns.ts';
 export type { CanonicalMessage, CanonicalRole, Dialect, ProviderMessage, ToolCall, ToolResult, Turn } from './types.ts';
+export { pairToolCalls, type PairedToolCall } from './pair-tool-calls.ts';
 export { clipProviderMessage, clipText, writeSyntheticMessage } from './write-synthetic.ts';

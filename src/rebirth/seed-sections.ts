@@ -2,6 +2,7 @@ import { renderCloset } from '../closet/render-closet.ts';
 import { keyArgument } from '../fold/key-argument.ts';
 import { skeletonLine } from '../fold/skeleton-line.ts';
 import { toolFamily } from '../fold/tool-family.ts';
+import { pairToolCalls } from '../messages/pair-tool-calls.ts';
 import type { CanonicalMessage, ToolCall, ToolResult } from '../messages/types.ts';
 
 export interface SeedStep {
@@ -10,25 +11,9 @@ export interface SeedStep {
   readonly results: readonly ToolResult[];
 }
 
-/** Tool calls in order with their results, paired by id (or name) within the history. */
+/** Tool calls in order with their results. */
 export function pairSteps(messages: readonly CanonicalMessage[]): SeedStep[] {
-  const steps: SeedStep[] = [];
-  const open = new Map<string, SeedStep[]>();
-  for (const message of messages) {
-    for (const call of message.toolCalls) {
-      const step = { index: message.index, call, results: [] as ToolResult[] };
-      steps.push(step);
-      const queue = open.get(call.id);
-      if (queue) queue.push(step);
-      else open.set(call.id, [step]);
-    }
-    for (const result of message.toolResults) {
-      const queue = open.get(result.callId) ?? [...open.values()].find((candidates) => candidates[0]?.call.name === result.name);
-      const step = queue?.shift();
-      if (step) (step.results as ToolResult[]).push(result);
-    }
-  }
-  return steps;
+  return pairToolCalls(messages).map((pair) => ({ index: pair.messageIndex, call: pair.call, results: pair.result ? [pair.result] : [] }));
 }
 
 const MUTATING_SHELL = /\bsed\s+-i|\bpatch\b|\bgit\s+(apply|commit|checkout|reset|merge|rebase|stash)|(?<![<>])>{1,2}\s*(?!\/dev\/null)[\w./~-]+|\b(mv|cp|rm|touch|mkdir)\s|\btee\s/;

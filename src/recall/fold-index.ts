@@ -4,7 +4,7 @@ import { toolFamily } from '../fold/tool-family.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import { callTouches } from './call-touches.ts';
 import { basenameOf, normalizePath, pathsMatch } from './normalize-path.ts';
-import { pairToolCalls } from './pair-tool-calls.ts';
+import { pairToolCalls } from '../messages/pair-tool-calls.ts';
 import { stripRecallCards } from './recall-card.ts';
 import { findPathMentions } from './path-mentions.ts';
 import type { PathTouch } from './shell-touches.ts';

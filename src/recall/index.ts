@@ -7,6 +7,6 @@ export { RECALL_CARD_CLOSING, RECALL_CARD_OPENING, stripRecallCards } from './re
 export { excerptResult } from './excerpt.ts';
 export { callTouches, mergeTouches } from './call-touches.ts';
 export { shellTouches, type PathTouch, type TouchKind } from './shell-touches.ts';
-export { pairToolCalls, type PairedToolCall } from './pair-tool-calls.ts';
+export { pairToolCalls, type PairedToolCall } from '../messages/pair-tool-calls.ts';
 export { basenameOf, normalizePath, pathsMatch } from './normalize-path.ts';
 export { findPathMentions } from './path-mentions.ts';
