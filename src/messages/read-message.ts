@@ -24,11 +24,11 @@ export class ToolCallLedger {
   close(callId: string | undefined, name: string | undefined): string | undefined {
     if (callId !== undefined) {
       const queue = this.pendingById.get(callId);
-      if (queue?.length) return queue.shift();
+      if (queue?.length) return take(this.pendingById, callId, queue);
     }
     if (name !== undefined) {
       const queue = this.pendingByName.get(`name:${name}`);
-      if (queue?.length) return queue.shift();
+      if (queue?.length) return take(this.pendingByName, `name:${name}`, queue);
       // Gemini may answer an id-bearing call by name only.
       for (const [id, pendingQueue] of this.pendingById) {
         if (pendingQueue[0] === name) {
@@ -47,6 +47,13 @@ export class ToolCallLedger {
     for (const [key, queue] of this.pendingByName) copy.pendingByName.set(key, [...queue]);
     return copy;
   }
+}
+
+/** Takes the oldest pending call of a key; an emptied key is dropped so the ledger holds only what is open. */
+function take(pending: Map<string, string[]>, key: string, queue: string[]): string | undefined {
+  const name = queue.shift();
+  if (!queue.length) pending.delete(key);
+  return name;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
