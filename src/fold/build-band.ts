@@ -24,14 +24,14 @@ export interface BandRequest {
   /** Role spelling of the synthetic user message, for counting it as the provider sees it. */
   readonly userRole: string;
   /** Whitespace-collapsed lines the view already holds before this band: not repeated. */
-  readonly presentLines: ReadonlySet<string>;
+  readonly presentLines: Pick<ReadonlySet<string>, 'has'>;
   /** Phrase keys the view already holds before this band: lines made of them are worth less. */
-  readonly presentPhrases: ReadonlySet<number>;
+  readonly presentPhrases: Pick<ReadonlySet<number>, 'has'>;
   readonly phrases: PhraseIndex;
   /** Message whose words are kept whatever the budget (the live instruction), or -1. */
   readonly pinned: number;
   /** Identifiers the view already holds before this band: the closet need not repeat them. */
-  readonly presentIdentifiers: ReadonlySet<string>;
+  readonly presentIdentifiers: Pick<ReadonlySet<string>, 'has'>;
   readonly withPreamble: boolean;
   readonly weights: LineValueWeights;
   readonly closetFraction: number;

@@ -48,9 +48,9 @@ class LineHeap {
 
 export interface SelectionContext {
   /** Phrase keys the view already holds before this fold. */
-  readonly presentPhrases: ReadonlySet<number>;
+  readonly presentPhrases: Pick<ReadonlySet<number>, 'has'>;
   /** Whitespace-collapsed lines the view already holds. */
-  readonly presentLines: ReadonlySet<string>;
+  readonly presentLines: Pick<ReadonlySet<string>, 'has'>;
   /** Recency weight (see LineValueWeights.recency). */
   readonly recency: number;
 }
@@ -64,8 +64,11 @@ export function selectLines(lines: readonly FoldLine[], budget: number, context:
   if (!lines.length) return [];
   const first = lines[0].messageIndex;
   const span = Math.max(1, lines[lines.length - 1].messageIndex - first);
-  const phrases = new Set(context.presentPhrases);
-  const keys = new Set(context.presentLines);
+  // picked here; what the view held before is asked of the context
+  const phrases = new Set<number>();
+  const keys = new Set<string>();
+  const hasPhrase = (key: number) => phrases.has(key) || context.presentPhrases.has(key);
+  const hasLine = (key: string) => keys.has(key) || context.presentLines.has(key);
   const picked = new Set<FoldLine>();
   let used = 0;
   const recencyOf = (line: FoldLine) => 1 - context.recency / 2 + (context.recency * (line.messageIndex - first)) / span;
@@ -73,7 +76,7 @@ export function selectLines(lines: readonly FoldLine[], budget: number, context:
     let words = line.wordValue;
     if (line.phrases.length) {
       let novel = 0;
-      for (const key of line.phrases) if (!phrases.has(key)) novel++;
+      for (const key of line.phrases) if (!hasPhrase(key)) novel++;
       words *= novel / line.phrases.length;
     }
     return (words + line.identifierValue) * recencyOf(line);
@@ -87,12 +90,12 @@ export function selectLines(lines: readonly FoldLine[], budget: number, context:
       keys.add(line.key);
     }
   }
-  for (const line of lines) if (!line.mandatory && !keys.has(line.key)) heap.push(line, valueOf(line) / line.estimate);
+  for (const line of lines) if (!line.mandatory && !hasLine(line.key)) heap.push(line, valueOf(line) / line.estimate);
   while (heap.size) {
     const top = heap.pop();
     if (!top) break;
     const { line } = top;
-    if (keys.has(line.key)) continue;
+    if (hasLine(line.key)) continue;
     const score = valueOf(line) / line.estimate;
     if (score <= 0) continue;
     if (score < heap.peekScore()) {

@@ -59,9 +59,9 @@ function cutForTail(transcript: Transcript, from: number, last: number, budget: 
 }
 
 interface BandContents {
-  readonly lines: readonly string[];
-  readonly phrases: readonly number[];
-  readonly identifiers: readonly string[];
+  readonly lines: ReadonlySet<string>;
+  readonly phrases: ReadonlySet<number>;
+  readonly identifiers: ReadonlySet<string>;
 }
 
 /** What a sealed band holds, worked out once per band (bands never change once sealed). */
@@ -71,27 +71,29 @@ function contentsOf(band: Band): BandContents {
   let contents = contentsCache.get(band);
   if (!contents) {
     contents = {
-      lines: band.lineKeys,
-      phrases: band.lineKeys.flatMap((line) => phraseKeys(line)),
-      identifiers: findIdentifiers(band.text).map((identifier) => identifier.value),
+      lines: new Set(band.lineKeys),
+      phrases: new Set(band.lineKeys.flatMap((line) => phraseKeys(line))),
+      identifiers: new Set(findIdentifiers(band.text).map((identifier) => identifier.value)),
     };
     contentsCache.set(band, contents);
   }
   return contents;
 }
 
+/** Membership across several sets without copying them into one. */
+function unionOf<T>(sets: ReadonlyArray<ReadonlySet<T>>): Pick<ReadonlySet<T>, 'has'> {
+  return { has: (value: T) => sets.some((set) => set.has(value)) };
+}
+
 /** Lines, phrases and identifiers the view already holds before a new band: seed and older bands. */
 function presentIn(seedText: string, bands: readonly Band[]) {
-  const lines = new Set<string>();
-  const phrases = new Set<number>();
-  const identifiers = new Set<string>(seedText ? findIdentifiers(seedText).map((identifier) => identifier.value) : []);
-  for (const band of bands) {
-    const contents = contentsOf(band);
-    for (const line of contents.lines) lines.add(line);
-    for (const phrase of contents.phrases) phrases.add(phrase);
-    for (const identifier of contents.identifiers) identifiers.add(identifier);
-  }
-  return { lines, phrases, identifiers };
+  const contents = bands.map(contentsOf);
+  const seedIdentifiers = new Set<string>(seedText ? findIdentifiers(seedText).map((identifier) => identifier.value) : []);
+  return {
+    lines: unionOf(contents.map((item) => item.lines)),
+    phrases: unionOf(contents.map((item) => item.phrases)),
+    identifiers: unionOf([seedIdentifiers, ...contents.map((item) => item.identifiers)]),
+  };
 }
 
 /** The newest real user text: its words are pinned into whichever band folds it. */
