@@ -33,7 +33,7 @@ export interface ScaleRow {
   readonly totalMilliseconds: number;
   /** Peak heap in use during the run, above the heap in use when it started (the session itself included). */
   readonly peakHeapMegabytes: number;
-  /** Heap still in use after a full collection at the end of the run, session included. */
+  /** Heap the strategy itself keeps alive at the end of the run (history excluded), after full collections. */
   readonly retainedHeapMegabytes: number;
   readonly maxViewTokens: number;
   readonly overCeilingCalls: number;
@@ -73,7 +73,7 @@ function driveSession(definition: StrategyDefinition, turns: number, ceiling: nu
   const deadline = performance.now() + budgetSeconds * 1000;
   let completedTurns = 0;
   let clock = 0;
-  const strategy = definition.create({ ceiling, countTokens, now: () => clock });
+  let strategy: ReturnType<StrategyDefinition['create']> | null = definition.create({ ceiling, countTokens, now: () => clock });
   // Each run tokenizes for itself; the harness measures views with its own counter.
   resetSharedTokenMemo();
   const harness = createMessageTokenCounter();
@@ -93,7 +93,7 @@ function driveSession(definition: StrategyDefinition, turns: number, ceiling: nu
     const started = performance.now();
     let view: readonly BenchMessage[] = history;
     try {
-      view = strategy.prepare(history, { measuredInputTokens: measured }).messages;
+      view = strategy!.prepare(history, { measuredInputTokens: measured }).messages;
     } catch {
       errors++;
     }
@@ -106,9 +106,10 @@ function driveSession(definition: StrategyDefinition, turns: number, ceiling: nu
     completedTurns++;
     if (performance.now() > deadline) break;
   }
-  // what stays alive with the session once garbage is collected (the strategy is still referenced)
-  const retainedHeap = settledHeapBytes() - baselineHeap;
-  void strategy;
+  // what the strategy itself keeps alive: the settled heap with it, less the settled heap without it
+  const withStrategy = settledHeapBytes();
+  strategy = null;
+  const retainedHeap = withStrategy - settledHeapBytes();
   const sorted = [...durations].sort((first, second) => first - second);
   return {
     strategy: definition.name,
@@ -152,7 +153,7 @@ export async function runScale(options: ScaleOptions = {}): Promise<ScaleReport>
 }
 
 export function scaleTable(report: ScaleReport): string {
-  const header = ['strategy', 'turns', 'messages', 'median ms / call', 'p99 ms / call', 'total ms', 'peak heap MB above start', 'retained heap MB after GC', 'max view tokens', 'over ceiling'];
+  const header = ['strategy', 'turns', 'messages', 'median ms / call', 'p99 ms / call', 'total ms', 'peak heap MB above start', 'heap the strategy retains MB', 'max view tokens', 'over ceiling'];
   const rows = report.rows.map((row): Cell[] => [row.strategy, row.stoppedByBudget ? `${formatInteger(row.completedTurns)} of ${formatInteger(row.turns)} (time budget)` : formatInteger(row.turns), formatInteger(row.messages), row.medianMilliseconds.toFixed(3), row.p99Milliseconds.toFixed(3), formatInteger(row.totalMilliseconds), row.peakHeapMegabytes.toFixed(1), row.retainedHeapMegabytes.toFixed(1), formatInteger(row.maxViewTokens), row.overCeilingCalls]);
   return markdownTable(header, rows);
 }
@@ -169,7 +170,7 @@ export function scaleMarkdown(report: ScaleReport): string {
   const lines = [
     '# Scale',
     '',
-    `prepare() called once per turn on a growing synthetic session (one tool call per turn, one result in ten large), ceiling ${formatInteger(report.ceiling)} tokens. Peak heap is measured from a collected heap at the start of each run and includes the session itself. Measured on Node ${report.measuredOn.node}, ${report.measuredOn.cores} cores (${report.measuredOn.cpu}).`,
+    `prepare() called once per turn on a growing synthetic session (one tool call per turn, one result in ten large), ceiling ${formatInteger(report.ceiling)} tokens. Peak heap is measured from a collected heap at the start of each run and includes the session itself and uncollected garbage; retained heap is what the strategy alone keeps alive at the end (the history excluded). Measured on Node ${report.measuredOn.node}, ${report.measuredOn.cores} cores (${report.measuredOn.cpu}).`,
     '',
     scaleTable(report),
     '',
