@@ -96,6 +96,11 @@ export class FoldSession {
     return serializeFoldFreezeState(this.state);
   }
 
+  /** Whether this session pages folded content back in (see the `recall` option). */
+  get recallEnabled(): boolean {
+    return this.recallLane !== null;
+  }
+
   get telemetry(): Pick<FoldFreezeState, 'epochs' | 'hotReuses' | 'calls'> {
     return { epochs: this.state.epochs, hotReuses: this.state.hotReuses, calls: this.state.calls };
   }
