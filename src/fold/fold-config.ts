@@ -43,16 +43,16 @@ export interface FoldConfig {
 }
 
 /**
- * Roomy profile (ceilings of 16,000 tokens and up): bands may take 70% of the ceiling, merges
- * bring them back to 50%, the raw tail folds once it passes a quarter of the ceiling. Numbers
+ * Roomy profile (ceilings of 16,000 tokens and up): bands may take 74% of the ceiling, merges
+ * bring them back to 52%, the raw tail folds once it passes a quarter of the ceiling. Numbers
  * chosen on the dev corpus with the reference scorer (see README).
  */
 export const DEFAULT_FOLD_CONFIG: FoldConfig = Object.freeze({
   tailFraction: 0,
   bandRatio: 0.45,
   bandFraction: 0.3,
-  bandsFraction: 0.7,
-  mergeFraction: 0.5,
+  bandsFraction: 0.74,
+  mergeFraction: 0.52,
   closetFraction: 0.03,
   callShare: 0.12,
   headFraction: 0.3,
