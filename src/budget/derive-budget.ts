@@ -1,4 +1,4 @@
-import type { CompressionProfile, EvictionPolicy } from './types.ts';
+import type { CompressionProfile, ContextBudget, EvictionPolicy } from './types.ts';
 
 export interface BudgetNumbersInput {
   contextWindowTokens: number;
@@ -7,17 +7,18 @@ export interface BudgetNumbersInput {
   pressureCeilingTokens: number | null;
 }
 
-export interface BudgetNumbers {
-  outputReserveTokens: number;
-  safetyMarginTokens: number;
-  messageCeilingTokens: number;
-  pressureCeilingTokens: number;
-  prefixSaturationTokens: number;
-  bandTokens: number;
-  tailEpochCapTokens: number;
-  compressionProfile: CompressionProfile;
-  evictionPolicy: EvictionPolicy;
-}
+export type BudgetNumbers = Pick<
+  ContextBudget,
+  | 'outputReserveTokens'
+  | 'safetyMarginTokens'
+  | 'messageCeilingTokens'
+  | 'pressureCeilingTokens'
+  | 'prefixSaturationTokens'
+  | 'bandTokens'
+  | 'tailEpochCapTokens'
+  | 'compressionProfile'
+  | 'evictionPolicy'
+>;
 
 /*
  * Every number is a continuous, non-decreasing function of the window, floored once at
