@@ -1,4 +1,4 @@
-import type { CompressionProfile, ContextBudget, EvictionPolicy } from './types.ts';
+import type { CompressionProfile, ContextBudget } from './types.ts';
 
 export interface BudgetNumbersInput {
   contextWindowTokens: number;

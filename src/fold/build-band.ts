@@ -74,7 +74,7 @@ export interface Band {
   readonly start: number;
   readonly end: number;
   readonly text: string;
-  /** Tokens of the synthetic user message that carries the band, as counted by the session. */
+  /** Tokens of the synthetic user message that carries the band: an upper bound from the session's counter (see messageTokensUpperBound). */
   readonly tokens: number;
   readonly lineKeys: readonly string[];
   /** Exact tokens per estimated token of the picked lines, for the next band's first guess. */
@@ -123,7 +123,7 @@ function closetOccurrences(lines: readonly FoldLine[], closetOnly: readonly Clos
 
 /**
  * Folds messages [start, end) into one band: skeleton lines for every call plus the most
- * valuable verbatim lines and a closet, measured with the session's counter to fit the budget.
+ * valuable verbatim lines and a closet, sized line by line with the session's counter to fit the budget.
  */
 export function buildBand(request: BandRequest): Band {
   const { messages, start, end, budgetTokens, countTokens } = request;

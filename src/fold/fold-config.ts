@@ -5,7 +5,7 @@ import { DEFAULT_LINE_VALUE_WEIGHTS, type LineValueWeights } from './line-value.
  * and a 1,000,000-token window alike.
  */
 export interface FoldConfig {
-  /** Raw tail kept after an epoch. */
+  /** Raw tail kept after an epoch (0: only the live step stays raw; the newest stretch folds at the highest fidelity instead). */
   readonly tailFraction: number;
   /** A new band takes at most this share of the tokens it folds… */
   readonly bandRatio: number;
