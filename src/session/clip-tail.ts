@@ -1,18 +1,13 @@
 import { buildBand, type Band } from '../fold/build-band.ts';
-import type { ClippedMessage, RebirthSeedState } from '../freeze/freeze-state.ts';
+import type { ClippedMessage } from '../freeze/freeze-state.ts';
 import { plainMessageText } from '../messages/plain-text.ts';
 import type { TokenCounter, Transcript } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import { clipText } from '../messages/write-synthetic.ts';
 import type { LineValueWeights } from '../fold/line-value.ts';
-import { latestInstruction } from './plan-fold.ts';
+import { latestInstruction, type FoldPlanInput } from './plan-fold.ts';
 
-export interface ClipInput {
-  readonly headEnd: number;
-  readonly seed: RebirthSeedState | null;
-  readonly bands: readonly Band[];
-  readonly coveredEnd: number;
-}
+export type ClipInput = Pick<FoldPlanInput, 'headEnd' | 'seed' | 'bands' | 'coveredEnd'>;
 
 export interface ClipPlan {
   readonly bands: readonly Band[];

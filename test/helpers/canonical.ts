@@ -6,6 +6,8 @@
  * seeded PRNG here, so generation stays fast even for 60,000-character tool results.
  */
 
+import { seededRandom } from '../../bench/scenario/seeded-random.ts';
+
 export interface CanonicalCall {
   /** Dialect-neutral id token; the converter adds `call_` / `toolu_` or leaves Gemini ids off. */
   readonly id: string;
@@ -42,17 +44,8 @@ export interface CanonicalScript {
 
 export type Random = () => number;
 
-/** mulberry32: tiny, fast, deterministic. */
-export function makeRandom(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The bench's seeded PRNG (mulberry32), so generated histories are the same on every run. */
+export const makeRandom: (seed: number) => Random = seededRandom;
 
 export const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)];
 export const between = (random: Random, min: number, max: number): number => min + Math.floor(random() * (max - min + 1));
