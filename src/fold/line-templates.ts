@@ -91,10 +91,14 @@ export interface LineTemplate {
   readonly identifiers: readonly NominatedIdentifier[];
 }
 
+const INNER_SPACE_RUN = /(?<=\S)[ \t]{2,}/g;
+/** Runs of spaces after a line's first word (box art, column padding) shrink to one; indentation stays. */
+const compactSpaces = (text: string) => (text.includes('  ') || text.includes('\t') ? text.replace(INNER_SPACE_RUN, ' ') : text);
+
 function templatesOf(kind: FoldLineKind, texts: readonly string[]): LineTemplate[] {
   const out: LineTemplate[] = [];
   texts.forEach((text, line) => {
-    const fragments = kind === 'argument' ? argumentFragments(text) : kind === 'output' || kind === 'error' ? outputFragments(text) : proseFragments(text);
+    const fragments = (kind === 'argument' ? argumentFragments(text) : kind === 'output' || kind === 'error' ? outputFragments(text) : proseFragments(text)).map(compactSpaces);
     fragments.forEach((fragment, n) => {
       const identifiers = IDENTIFIER_HINT.test(fragment) ? findIdentifiers(fragment) : NONE;
       const phrases = phraseKeys(fragment);
