@@ -1,4 +1,6 @@
+import { findIdentifiers } from '../closet/nominate-verbatim.ts';
 import { renderClosetFrom, type ClosetOccurrence } from '../closet/render-closet.ts';
+import { rememberContents } from './band-contents.ts';
 import type { TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
@@ -121,6 +123,14 @@ function closetOccurrences(lines: readonly FoldLine[], closetOnly: readonly Clos
   return out;
 }
 
+/** One try at filling the band's budget. */
+interface Attempt {
+  readonly text: string;
+  readonly tokens: number;
+  readonly picked: FoldLine[];
+  readonly closet: string;
+}
+
 /**
  * Folds messages [start, end) into one band: skeleton lines for every call plus the most
  * valuable verbatim lines and a closet, sized line by line with the session's counter to fit the budget.
@@ -141,9 +151,9 @@ export function buildBand(request: BandRequest): Band {
   let scale = request.estimateScale ?? 0.7;
   let bestScale = scale;
   let lineBudget = budgetTokens - closetBudget - introTokens - omissionReserve;
-  let best: { text: string; tokens: number; picked: FoldLine[] } | undefined;
+  let best: Attempt | undefined;
   // when nothing fits the budget, the smallest attempt (mandatory lines only) still stands; callers check its size
-  let smallest: { text: string; tokens: number; picked: FoldLine[] } | undefined;
+  let smallest: Attempt | undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
     const picked = selectLines(lines, lineBudget, { presentLines: request.presentLines, presentPhrases: request.presentPhrases, recency: request.weights.recency }, scale);
     const omitted = omittedCallsLine(lines, new Set(picked));
@@ -155,11 +165,11 @@ export function buildBand(request: BandRequest): Band {
     });
     const text = [intro, body, closet].filter(Boolean).join('\n');
     const tokens = measure(text);
-    if (!smallest || tokens < smallest.tokens) smallest = { text, tokens, picked };
+    if (!smallest || tokens < smallest.tokens) smallest = { text, tokens, picked, closet };
     const estimated = picked.reduce((sum, line) => sum + line.estimate, 0);
     const real = tokens - introTokens - (closet ? estimateTokens(closet) : 0);
     if (tokens <= budgetTokens && (!best || tokens > best.tokens)) {
-      best = { text, tokens, picked };
+      best = { text, tokens, picked, closet };
       bestScale = estimated > 0 && real > 0 ? real / estimated : scale;
     }
     if (estimated > 0 && real > 0) scale = Math.max(0.3, real / estimated);
@@ -168,6 +178,13 @@ export function buildBand(request: BandRequest): Band {
     if (lineBudget <= 0) lineBudget = 0;
     if (lineBudget === 0 && attempt > 0) break;
   }
-  best ??= smallest as { text: string; tokens: number; picked: FoldLine[] };
-  return { start, end, text: best.text, tokens: best.tokens, lineKeys: best.picked.map((line) => line.key), estimateScale: bestScale };
+  best ??= smallest as Attempt;
+  const band: Band = { start, end, text: best.text, tokens: best.tokens, lineKeys: best.picked.map((line) => line.key), estimateScale: bestScale };
+  rememberContents(band, {
+    lines: new Set(band.lineKeys),
+    phrases: new Set(best.picked.flatMap((line) => line.phrases)),
+    // identifiers of the picked lines were found when they were read; only the closet is new text
+    identifiers: new Set([...best.picked.flatMap((line) => line.identifiers.map((identifier) => identifier.value)), ...findIdentifiers(best.closet).map((identifier) => identifier.value)]),
+  });
+  return band;
 }

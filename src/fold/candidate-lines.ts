@@ -1,5 +1,5 @@
 import { lineShape } from '../closet/identifier-kinds.ts';
-import { findIdentifiers } from '../closet/nominate-verbatim.ts';
+import { findIdentifiers, type NominatedIdentifier } from '../closet/nominate-verbatim.ts';
 import { pairToolCalls } from '../messages/pair-tool-calls.ts';
 import type { CanonicalMessage, ToolCall, ToolResult } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
@@ -11,13 +11,26 @@ import { skeletonLine } from './skeleton-line.ts';
 
 export type { ClosetOnlyIdentifier } from './line-templates.ts';
 
-const skeletonCache = new WeakMap<ToolCall, string>();
+/** A call's skeleton line, read once: identifiers, phrases and size. */
+interface CallLine {
+  readonly text: string;
+  readonly key: string;
+  readonly phrases: readonly number[];
+  readonly identifiers: readonly NominatedIdentifier[];
+  readonly estimate: number;
+}
 
-/** A call's skeleton line; fixed once its results are in, so it is rendered once. */
-function skeletonOf(call: ToolCall, results: readonly ToolResult[], width: number): string {
-  if (!results.length) return skeletonLine(call, results, width);
+const skeletonCache = new WeakMap<ToolCall, CallLine>();
+
+function readCallLine(text: string): CallLine {
+  return { text, key: collapse(text), phrases: phraseKeys(text), identifiers: IDENTIFIER_HINT.test(text) ? findIdentifiers(text) : [], estimate: estimateTokens(text) + 1 };
+}
+
+/** A call's skeleton line; fixed once its results are in, so it is rendered and read once. */
+function skeletonOf(call: ToolCall, results: readonly ToolResult[], width: number): CallLine {
+  if (!results.length) return readCallLine(skeletonLine(call, results, width));
   let line = skeletonCache.get(call);
-  if (line === undefined) skeletonCache.set(call, (line = skeletonLine(call, results, width)));
+  if (line === undefined) skeletonCache.set(call, (line = readCallLine(skeletonLine(call, results, width))));
   return line;
 }
 
@@ -57,13 +70,11 @@ class LineBuilder {
     this.lineId++;
   }
 
-  addCall(text: string, messageIndex: number): void {
-    const identifiers = IDENTIFIER_HINT.test(text) ? findIdentifiers(text) : [];
-    const phrases = phraseKeys(text);
-    const estimate = estimateTokens(text) + 1;
+  addCall(call: CallLine, messageIndex: number): void {
+    const { text, phrases, estimate } = call;
     // a call line is worth what its arguments are; the band decides which ones are guaranteed
     const wordValue = wordDensity('argument', text, text.length, phrases, this.phrases, this.weights) * estimate;
-    this.lines.push({ order: this.order++, messageIndex, kind: 'call', lineId: ++this.lineId, fragment: 0, text, key: collapse(text), phrases, identifierValue: 0, identifiers, wordValue, estimate, mandatory: false });
+    this.lines.push({ order: this.order++, messageIndex, kind: 'call', lineId: ++this.lineId, fragment: 0, text, key: call.key, phrases, identifierValue: 0, identifiers: call.identifiers, wordValue, estimate, mandatory: false });
     this.lineId++;
   }
 }
@@ -74,7 +85,13 @@ function assignIdentifierValues(lines: FoldLine[], weights: LineValueWeights): v
   const uses = new Map<string, number>();
   const byAgent = new Set<string>();
   const shapes = new Map<string, number>();
-  for (const line of lines) if (line.identifiers.length && line.kind !== 'call') shapes.set(lineShape(line.text), (shapes.get(lineShape(line.text)) ?? 0) + 1);
+  const shapeOf = new Map<FoldLine, string>();
+  for (const line of lines) {
+    if (!line.identifiers.length || line.kind === 'call') continue;
+    const shape = lineShape(line.text);
+    shapeOf.set(line, shape);
+    shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+  }
   for (const line of lines) {
     for (const { value } of line.identifiers) {
       latest.set(value, line);
@@ -84,7 +101,8 @@ function assignIdentifierValues(lines: FoldLine[], weights: LineValueWeights): v
   }
   // an identifier the agent used, or one that keeps coming back, is one it will look for again
   for (const [value, line] of latest) {
-    const spam = line.kind === 'call' ? 1 : (shapes.get(lineShape(line.text)) ?? 1);
+    const shape = shapeOf.get(line);
+    const spam = shape === undefined ? 1 : (shapes.get(shape) ?? 1);
     line.identifierValue += (weights.identifier * (byAgent.has(value) ? 2 : 1) * Math.min(3, Math.log2(1 + (uses.get(value) ?? 1)))) / (spam >= 3 ? Math.sqrt(spam) : 1);
   }
 }

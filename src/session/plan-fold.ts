@@ -1,8 +1,8 @@
+import { contentsOf } from '../fold/band-contents.ts';
 import { buildBand, type Band, type LineTokenCache } from '../fold/build-band.ts';
 import type { FoldConfig } from '../fold/fold-config.ts';
 import type { Transcript, TokenCounter } from '../messages/transcript.ts';
 import type { RebirthSeedState } from '../freeze/freeze-state.ts';
-import { phraseKeys } from '../text/phrase-index.ts';
 import { findIdentifiers } from '../closet/nominate-verbatim.ts';
 
 export interface FoldPlanInput {
@@ -56,28 +56,6 @@ function cutForTail(transcript: Transcript, from: number, last: number, budget: 
   const end = transcript.length;
   for (let i = from; i < last; i++) if (transcript.isSafeCut(i) && transcript.tokensBetween(i, end) <= budget) return i;
   return last;
-}
-
-interface BandContents {
-  readonly lines: ReadonlySet<string>;
-  readonly phrases: ReadonlySet<number>;
-  readonly identifiers: ReadonlySet<string>;
-}
-
-/** What a sealed band holds, worked out once per band (bands never change once sealed). */
-const contentsCache = new WeakMap<Band, BandContents>();
-
-function contentsOf(band: Band): BandContents {
-  let contents = contentsCache.get(band);
-  if (!contents) {
-    contents = {
-      lines: new Set(band.lineKeys),
-      phrases: new Set(band.lineKeys.flatMap((line) => phraseKeys(line))),
-      identifiers: new Set(findIdentifiers(band.text).map((identifier) => identifier.value)),
-    };
-    contentsCache.set(band, contents);
-  }
-  return contents;
 }
 
 /** Membership across several sets without copying them into one. */
