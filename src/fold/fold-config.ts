@@ -51,7 +51,7 @@ export const DEFAULT_FOLD_CONFIG: FoldConfig = Object.freeze({
   tailFraction: 0,
   bandRatio: 0.45,
   bandFraction: 0.3,
-  bandsFraction: 0.74,
+  bandsFraction: 0.78,
   mergeFraction: 0.52,
   closetFraction: 0.03,
   callShare: 0.12,
@@ -72,7 +72,8 @@ export const TIGHT_FOLD_CONFIG: FoldConfig = Object.freeze({
   bandsFraction: 0.8,
   mergeFraction: 0.65,
   closetFraction: 0.06,
-  lineWeights: { ...DEFAULT_LINE_VALUE_WEIGHTS, identifier: 0.8 },
+  // tool output rarely fits at all; echoed output would only crowd out the agent's own lines
+  lineWeights: { ...DEFAULT_LINE_VALUE_WEIGHTS, identifier: 0.8, outputEchoed: 0 },
 });
 
 /** Folds as soon as the raw tail passes a fifth of the ceiling, from the first call on. */
@@ -95,7 +96,11 @@ export function foldConfigForCeiling(ceiling: number | null): FoldConfig {
     bandsFraction: mix(DEFAULT_FOLD_CONFIG.bandsFraction, TIGHT_FOLD_CONFIG.bandsFraction),
     mergeFraction: mix(DEFAULT_FOLD_CONFIG.mergeFraction, TIGHT_FOLD_CONFIG.mergeFraction),
     closetFraction: mix(DEFAULT_FOLD_CONFIG.closetFraction, TIGHT_FOLD_CONFIG.closetFraction),
-    lineWeights: { ...DEFAULT_LINE_VALUE_WEIGHTS, identifier: mix(DEFAULT_LINE_VALUE_WEIGHTS.identifier, TIGHT_FOLD_CONFIG.lineWeights.identifier) },
+    lineWeights: {
+      ...DEFAULT_LINE_VALUE_WEIGHTS,
+      identifier: mix(DEFAULT_LINE_VALUE_WEIGHTS.identifier, TIGHT_FOLD_CONFIG.lineWeights.identifier),
+      outputEchoed: mix(DEFAULT_LINE_VALUE_WEIGHTS.outputEchoed, TIGHT_FOLD_CONFIG.lineWeights.outputEchoed),
+    },
   };
 }
 

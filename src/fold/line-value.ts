@@ -4,7 +4,8 @@ import type { FoldLineKind } from './fold-line.ts';
 /**
  * Expected reuse per token of a folded line, measured on real agent sessions: agents re-use
  * their own long explanations and the phrases they already repeat far more than anything else,
- * then their own commands; tool output is rarely quoted again except failures and diffs.
+ * then their own commands; tool output is rarely quoted again except failures, diffs and lines
+ * the agent has already put in its own words (a file it wrote, a spec it quoted).
  */
 export interface LineValueWeights {
   readonly assistant: number;
@@ -16,6 +17,8 @@ export interface LineValueWeights {
   readonly user: number;
   readonly reasoning: number;
   readonly output: number;
+  /** Extra density for tool output the agent has put in its own words (wrote, quoted): it quotes such lines again. */
+  readonly outputEchoed: number;
   /** Lines a diff removes; lines it adds count as the agent's own arguments. */
   readonly diff: number;
   readonly error: number;
@@ -34,6 +37,7 @@ export const DEFAULT_LINE_VALUE_WEIGHTS: LineValueWeights = {
   user: 0.01,
   reasoning: 0.03,
   output: 0.012,
+  outputEchoed: 0.2,
   diff: 0.02,
   error: 0.04,
   identifier: 0.6,
@@ -43,6 +47,11 @@ export const DEFAULT_LINE_VALUE_WEIGHTS: LineValueWeights = {
 /** A line a diff adds: the agent's own writing, as an edit tool echoes it back. */
 const ADDED_LINE = /^\s*(\d+\s*)?\+(?!\+)/;
 const REMOVED_LINE = /^\s*(\d+\s*)?-(?!-)\s/;
+
+/** Share of a line's phrases the agent or user has written somewhere in the session. */
+function echoed(phrases: readonly number[], index: PhraseIndex): number {
+  return phrases.length ? phrases.filter((key) => index.count(key) >= 1).length / phrases.length : 0;
+}
 
 export function wordDensity(kind: FoldLineKind, text: string, sourceLength: number, phrases: readonly number[], index: PhraseIndex, weights: LineValueWeights): number {
   const repeated = phrases.length ? phrases.filter((key) => index.count(key) >= 2).length / phrases.length : 0;
@@ -63,7 +72,7 @@ export function wordDensity(kind: FoldLineKind, text: string, sourceLength: numb
       return weights.error;
     case 'output':
       if (ADDED_LINE.test(text)) return short * weights.argument;
-      return short * (REMOVED_LINE.test(text) ? weights.diff : weights.output);
+      return short * ((REMOVED_LINE.test(text) ? weights.diff : weights.output) + weights.outputEchoed * echoed(phrases, index));
     case 'call':
       return 0;
   }
