@@ -98,7 +98,8 @@ const compactSpaces = (text: string) => (text.includes('  ') || text.includes('\
 function templatesOf(kind: FoldLineKind, texts: readonly string[]): LineTemplate[] {
   const out: LineTemplate[] = [];
   texts.forEach((text, line) => {
-    const fragments = (kind === 'argument' ? argumentFragments(text) : kind === 'output' || kind === 'error' ? outputFragments(text) : proseFragments(text)).map(compactSpaces);
+    // the agent's own arguments (code it may edit again) stay byte for byte
+    const fragments = kind === 'argument' ? argumentFragments(text) : (kind === 'output' || kind === 'error' ? outputFragments(text) : proseFragments(text)).map(compactSpaces);
     fragments.forEach((fragment, n) => {
       const identifiers = IDENTIFIER_HINT.test(fragment) ? findIdentifiers(fragment) : NONE;
       const phrases = phraseKeys(fragment);

@@ -19,6 +19,17 @@ describe('folded lines', () => {
     { role: 'assistant', content: 'Writing it now.' },
   ];
 
+  it('keeps the agent\'s own arguments byte for byte', () => {
+    const aligned = 'LIMIT    = 10  # books per page';
+    const withCall: ProviderMessage[] = [
+      ...history.slice(0, 3),
+      { role: 'assistant', content: null, tool_calls: [{ id: 'w1', type: 'function', function: { name: 'write_file', arguments: JSON.stringify({ path: 'app/config.py', content: `${aligned}\nTIMEOUT  = 30` }) } }] },
+      { role: 'tool', tool_call_id: 'w1', content: 'ok' },
+      ...history.slice(3),
+    ];
+    expect(foldText(foldContext(withCall, { turnsToFold: 1, budgetTokens: 600 }).messages)).toContain(aligned);
+  });
+
   it('shrinks padding inside a line to one space and keeps its indentation', () => {
     const text = foldText(foldContext(history, { turnsToFold: 1, budgetTokens: 400 }).messages);
     expect(text).toContain('│ - Have we run the test and confirmed it fails (RED)? │');
