@@ -87,12 +87,17 @@ export interface Band {
 const SKELETON_WIDTH = 200;
 
 /** The newest calls keep their skeleton line whatever the budget. */
-function guaranteeNewestCalls(lines: readonly FoldLine[], allowance: number): FoldLine[] {
+export function guaranteeNewestCalls(lines: readonly FoldLine[], allowance: number): FoldLine[] {
   const guaranteed = new Set<FoldLine>();
+  const commands = new Set<string>();
   let used = 0;
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i];
     if (line.kind !== 'call') continue;
+    // a command retried is guaranteed once, at its newest run; older runs compete on value
+    const command = line.key.slice(0, line.key.lastIndexOf(' → '));
+    if (commands.has(command)) continue;
+    commands.add(command);
     if (used + line.estimate > allowance) break;
     used += line.estimate;
     guaranteed.add(line);

@@ -43,7 +43,7 @@ export interface FoldConfig {
 }
 
 /**
- * Roomy profile (ceilings of 16,000 tokens and up): bands may take 74% of the ceiling, merges
+ * Roomy profile (ceilings of 16,000 tokens and up): bands may take 78% of the ceiling, merges
  * bring them back to 52%, the raw tail folds once it passes a quarter of the ceiling. Numbers
  * chosen on the dev corpus with the reference scorer (see README).
  */
@@ -54,7 +54,7 @@ export const DEFAULT_FOLD_CONFIG: FoldConfig = Object.freeze({
   bandsFraction: 0.78,
   mergeFraction: 0.52,
   closetFraction: 0.03,
-  callShare: 0.12,
+  callShare: 0.04,
   headFraction: 0.3,
   safetyFraction: 0.01,
   tailTriggerFraction: 0.25,

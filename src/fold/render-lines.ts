@@ -7,10 +7,11 @@ export function renderLines(lines: readonly FoldLine[]): string {
   let text = '';
   for (const line of lines) {
     if (current && current.lineId === line.lineId) {
-      text += line.fragment === current.fragment + 1 ? ` ${line.text}` : ` … ${line.text}`;
+      const gap = line.fragment !== current.fragment + 1 && !line.text.startsWith('… ') && !text.endsWith(' …');
+      text += gap ? ` … ${line.text}` : ` ${line.text}`;
     } else {
       if (current) out.push(text);
-      text = LINE_PREFIX[line.kind] + (line.fragment > 0 ? `… ${line.text}` : line.text);
+      text = LINE_PREFIX[line.kind] + (line.fragment > 0 && !line.text.startsWith('… ') ? `… ${line.text}` : line.text);
     }
     current = line;
   }

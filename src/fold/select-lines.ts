@@ -46,6 +46,49 @@ class LineHeap {
   }
 }
 
+/** Words trimmed off a picked line's ends whose five-word phrases the view already holds. */
+interface Trim {
+  readonly lead: number;
+  readonly trail: number;
+  /** Estimated tokens the trim saves. */
+  readonly saved: number;
+}
+
+const NO_TRIM: Trim = { lead: 0, trail: 0, saved: 0 };
+/** Trimming fewer words than this saves less than its `…` marks cost. */
+const MIN_TRIM_WORDS = 3;
+const isSpace = (code: number) => code === 32 || code === 9 || code === 10 || code === 13 || code === 12 || code === 11 || code === 160;
+const TRIMMABLE = new Set<FoldLine['kind']>(['assistant', 'reasoning', 'output', 'user']);
+
+/** Start and end offsets of the words of a line, split as phrase keys split them. */
+function wordSpans(text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const space = i === text.length || isSpace(text.charCodeAt(i));
+    if (space && start >= 0) {
+      spans.push([start, i]);
+      start = -1;
+    } else if (!space && start < 0) start = i;
+  }
+  return spans;
+}
+
+/** The line without its trimmed words, marked with `…` where words were dropped. */
+function trimmed(line: FoldLine, trim: Trim): FoldLine {
+  const spans = wordSpans(line.text);
+  const from = spans[trim.lead][0];
+  const to = spans[spans.length - 1 - trim.trail][1];
+  const text = `${trim.lead ? '… ' : ''}${line.text.slice(from, to)}${trim.trail ? ' …' : ''}`;
+  return {
+    ...line,
+    text,
+    phrases: line.phrases.slice(trim.lead, line.phrases.length - trim.trail),
+    identifiers: line.identifiers.filter((identifier) => text.includes(identifier.value)),
+    estimate: line.estimate - trim.saved,
+  };
+}
+
 export interface SelectionContext {
   /** Phrase keys the view already holds before this fold. */
   readonly presentPhrases: Pick<ReadonlySet<number>, 'has'>;
@@ -72,6 +115,26 @@ export function selectLines(lines: readonly FoldLine[], budget: number, context:
   const picked = new Set<FoldLine>();
   let used = 0;
   const recencyOf = (line: FoldLine) => 1 - context.recency / 2 + (context.recency * (line.messageIndex - first)) / span;
+  // a line's leading and trailing words whose every phrase the view holds add nothing: they are
+  // cut (marked `…`) so the line costs only its novel middle; lines kept for an identifier stay whole
+  const continued = new Set<FoldLine>();
+  for (let i = 1; i < lines.length; i++) if (lines[i].lineId === lines[i - 1].lineId) continued.add(lines[i - 1]);
+  const trimOf = (line: FoldLine): Trim => {
+    const n = line.phrases.length;
+    if (!n || line.mandatory || line.identifierValue > 0 || !TRIMMABLE.has(line.kind)) return NO_TRIM;
+    let lead = 0;
+    while (lead < n && hasPhrase(line.phrases[lead])) lead++;
+    if (lead === n) return NO_TRIM;
+    let trail = 0;
+    while (trail < n - lead && hasPhrase(line.phrases[n - 1 - trail])) trail++;
+    // only a source line's outer ends: phrases across the seams of its fragments count too
+    if (lead < MIN_TRIM_WORDS || line.fragment > 0) lead = 0;
+    if (trail < MIN_TRIM_WORDS || continued.has(line)) trail = 0;
+    if (!lead && !trail) return NO_TRIM;
+    const words = n + 4;
+    return { lead, trail, saved: (line.estimate * (lead + trail)) / words - (lead ? 1 : 0) - (trail ? 1 : 0) };
+  };
+  const costOf = (line: FoldLine) => line.estimate - trimOf(line).saved;
   const valueOf = (line: FoldLine) => {
     let words = line.wordValue;
     if (line.phrases.length) {
@@ -90,24 +153,28 @@ export function selectLines(lines: readonly FoldLine[], budget: number, context:
       keys.add(line.key);
     }
   }
-  for (const line of lines) if (!line.mandatory && !hasLine(line.key)) heap.push(line, valueOf(line) / line.estimate);
+  const replaced = new Map<FoldLine, FoldLine>();
+  for (const line of lines) if (!line.mandatory && !hasLine(line.key)) heap.push(line, valueOf(line) / costOf(line));
   while (heap.size) {
     const top = heap.pop();
     if (!top) break;
     const { line } = top;
     if (hasLine(line.key)) continue;
-    const score = valueOf(line) / line.estimate;
+    const trim = trimOf(line);
+    const score = valueOf(line) / (line.estimate - trim.saved);
     if (score <= 0) continue;
     if (score < heap.peekScore()) {
       heap.push(line, score);
       continue;
     }
-    const cost = line.estimate * scale;
+    const cost = (line.estimate - trim.saved) * scale;
     if (used + cost > budget) continue;
     used += cost;
     picked.add(line);
     keys.add(line.key);
-    for (const key of line.phrases) phrases.add(key);
+    const kept = trim === NO_TRIM ? line : trimmed(line, trim);
+    if (kept !== line) replaced.set(line, kept);
+    for (const key of kept.phrases) phrases.add(key);
   }
-  return lines.filter((line) => picked.has(line));
+  return lines.filter((line) => picked.has(line)).map((line) => replaced.get(line) ?? line);
 }

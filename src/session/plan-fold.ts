@@ -4,6 +4,7 @@ import type { FoldConfig } from '../fold/fold-config.ts';
 import type { Transcript, TokenCounter } from '../messages/transcript.ts';
 import type { RebirthSeedState } from '../freeze/freeze-state.ts';
 import { findIdentifiers } from '../closet/nominate-verbatim.ts';
+import { phraseKeys } from '../text/phrase-index.ts';
 
 export interface FoldPlanInput {
   readonly transcript: Transcript;
@@ -63,13 +64,24 @@ function unionOf<T>(sets: ReadonlyArray<ReadonlySet<T>>): Pick<ReadonlySet<T>, '
   return { has: (value: T) => sets.some((set) => set.has(value)) };
 }
 
-/** Lines, phrases and identifiers the view already holds before a new band: seed and older bands. */
-function presentIn(seedText: string, bands: readonly Band[]) {
+/** Phrases of the raw head (system prompt, first instruction): always in view, so folds need not repeat them. */
+function headPhrases(transcript: Transcript, headEnd: number): Set<number> {
+  const phrases = new Set<number>();
+  for (const message of transcript.messages.slice(0, headEnd)) {
+    for (const text of [message.text, message.reasoning, ...message.toolResults.map((result) => result.text)]) {
+      for (const line of text.split('\n')) for (const key of phraseKeys(line)) phrases.add(key);
+    }
+  }
+  return phrases;
+}
+
+/** Lines, phrases and identifiers the view already holds before a new band: head, seed and older bands. */
+function presentIn(seedText: string, bands: readonly Band[], head: ReadonlySet<number>) {
   const contents = bands.map(contentsOf);
   const seedIdentifiers = new Set<string>(seedText ? findIdentifiers(seedText).map((identifier) => identifier.value) : []);
   return {
     lines: unionOf(contents.map((item) => item.lines)),
-    phrases: unionOf(contents.map((item) => item.phrases)),
+    phrases: unionOf([head, ...contents.map((item) => item.phrases)]),
     identifiers: unionOf([seedIdentifiers, ...contents.map((item) => item.identifiers)]),
   };
 }
@@ -95,10 +107,11 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
   const bandsTokens = (bands: readonly Band[]) => bands.reduce((sum, band) => sum + band.tokens + input.ackTokens, 0);
   const seedText = input.seed?.text ?? '';
   const pinned = latestInstruction(transcript);
+  const head = headPhrases(transcript, input.headEnd);
   const band = (start: number, stop: number, budget: number, previous: readonly Band[]): Band | null => {
     const rawTokens = transcript.tokensBetween(start, stop);
     if (stop <= start || budget <= 0) return null;
-    const present = presentIn(seedText, previous);
+    const present = presentIn(seedText, previous, head);
     const built = buildBand({
       messages: transcript.messages,
       start,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foldContext } from '../../src/fold/index.ts';
+import { FoldSession, foldContext } from '../../src/fold/index.ts';
 import type { ProviderMessage } from '../../src/messages/types.ts';
 
 const foldText = (messages: readonly ProviderMessage[]) => {
@@ -60,5 +60,24 @@ describe('tool output the agent has echoed', () => {
       expect(text).toContain(spec[mine]);
       expect(text).not.toContain(spec[other]);
     }
+  });
+});
+
+describe('a fold after the raw head', () => {
+  it('does not repeat words the raw head already shows', () => {
+    const task = 'Make the importer skip rows whose checksum column does not match the recomputed value before saving anything.';
+    const history: ProviderMessage[] = [
+      { role: 'system', content: 'You are a careful coding agent.' },
+      { role: 'user', content: task },
+    ];
+    for (let i = 0; i < 30; i++) {
+      const command = `grep -n checksum src/part${i}.py`;
+      history.push({ role: 'assistant', content: i === 3 ? task : `Step ${i}: checking module part ${i} for the importer flow.`, tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command }) } }] });
+      history.push({ role: 'tool', tool_call_id: `c${i}`, content: Array.from({ length: 12 }, (_, k) => `src/part${i}.py:${k + 10}: value = compute_checksum(row_${k})`).join('\n') });
+    }
+    history.push({ role: 'user', content: 'Keep going.' });
+    const view = new FoldSession({ pressureCeiling: 2_500, now: () => 0 }).prepare(history).messages;
+    expect(view[1]).toBe(history[1]);
+    expect(foldText(view)).not.toContain(task);
   });
 });
