@@ -71,7 +71,9 @@ export const TIGHT_FOLD_CONFIG: FoldConfig = Object.freeze({
   ...DEFAULT_FOLD_CONFIG,
   bandsFraction: 0.8,
   mergeFraction: 0.65,
-  closetFraction: 0.06,
+  closetFraction: 0.05,
+  // small bands merge often: the skeletons of the newest calls are the record of what was just done
+  callShare: 0.12,
   // tool output rarely fits at all; echoed output would only crowd out the agent's own lines
   lineWeights: { ...DEFAULT_LINE_VALUE_WEIGHTS, identifier: 0.8, outputEchoed: 0 },
 });
@@ -96,6 +98,7 @@ export function foldConfigForCeiling(ceiling: number | null): FoldConfig {
     bandsFraction: mix(DEFAULT_FOLD_CONFIG.bandsFraction, TIGHT_FOLD_CONFIG.bandsFraction),
     mergeFraction: mix(DEFAULT_FOLD_CONFIG.mergeFraction, TIGHT_FOLD_CONFIG.mergeFraction),
     closetFraction: mix(DEFAULT_FOLD_CONFIG.closetFraction, TIGHT_FOLD_CONFIG.closetFraction),
+    callShare: mix(DEFAULT_FOLD_CONFIG.callShare, TIGHT_FOLD_CONFIG.callShare),
     lineWeights: {
       ...DEFAULT_LINE_VALUE_WEIGHTS,
       identifier: mix(DEFAULT_LINE_VALUE_WEIGHTS.identifier, TIGHT_FOLD_CONFIG.lineWeights.identifier),

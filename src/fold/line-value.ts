@@ -40,7 +40,7 @@ export const DEFAULT_LINE_VALUE_WEIGHTS: LineValueWeights = {
   outputEchoed: 0.2,
   diff: 0.02,
   error: 0.04,
-  identifier: 0.6,
+  identifier: 0.5,
   recency: 0.5,
 };
 
