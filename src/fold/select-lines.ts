@@ -1,3 +1,4 @@
+import { isSpace } from '../text/phrase-index.ts';
 import type { FoldLine } from './fold-line.ts';
 
 /** A max-heap of lines by score: lazy greedy re-scores a line only when it reaches the top. */
@@ -57,7 +58,6 @@ interface Trim {
 const NO_TRIM: Trim = { lead: 0, trail: 0, saved: 0 };
 /** Trimming fewer words than this saves less than its `…` marks cost. */
 const MIN_TRIM_WORDS = 3;
-const isSpace = (code: number) => code === 32 || code === 9 || code === 10 || code === 13 || code === 12 || code === 11 || code === 160;
 const TRIMMABLE = new Set<FoldLine['kind']>(['assistant', 'reasoning', 'output', 'user']);
 
 /** Start and end offsets of the words of a line, split as phrase keys split them. */
