@@ -16,7 +16,8 @@ export function findIdentifiers(text: string): NominatedIdentifier[] {
   const seen = new Set<string>();
   const claimed: Array<[number, number]> = [];
   const overlapsClaimed = (start: number, end: number) => claimed.some(([from, to]) => start < to && end > from);
-  for (const { kind, pattern, accept } of IDENTIFIER_PATTERNS) {
+  for (const { kind, pattern, accept, mayMatch } of IDENTIFIER_PATTERNS) {
+    if (!mayMatch(text)) continue;
     for (const match of text.matchAll(pattern)) {
       const value = trimIdentifier(match[0]);
       const start = match.index ?? 0;
