@@ -159,6 +159,7 @@ export function buildBand(request: BandRequest): Band {
   let best: Attempt | undefined;
   // when nothing fits the budget, the smallest attempt (mandatory lines only) still stands; callers check its size
   let smallest: Attempt | undefined;
+  let previous = '';
   for (let attempt = 0; attempt < 5; attempt++) {
     const picked = selectLines(lines, lineBudget, { presentLines: request.presentLines, presentPhrases: request.presentPhrases, recency: request.weights.recency }, scale);
     const omitted = omittedCallsLine(lines, new Set(picked));
@@ -177,6 +178,10 @@ export function buildBand(request: BandRequest): Band {
       best = { text, tokens, picked, closet };
       bestScale = estimated > 0 && real > 0 ? real / estimated : scale;
     }
+    // under budget, the same pick again means the same scale and budget next time: nothing left to try
+    const seen = `${estimated}\n${text}`;
+    if (seen === previous && tokens <= budgetTokens) break;
+    previous = seen;
     if (estimated > 0 && real > 0) scale = Math.max(0.3, real / estimated);
     if (tokens > budgetTokens) lineBudget -= (tokens - budgetTokens) * 1.05;
     else if (tokens >= 0.9 * budgetTokens || picked.length === lines.length) break;
