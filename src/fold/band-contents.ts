@@ -9,15 +9,11 @@ export interface BandContents {
   readonly identifiers: ReadonlySet<string>;
 }
 
-// bands never change once sealed, so their contents are worked out once
+// bands never change once sealed, so their contents are worked out once; always from the band
+// itself, so a band restored from a snapshot reads exactly as the one that was built
 const contentsCache = new WeakMap<Band, BandContents>();
 
-/** Recorded by the fold that built the band, from lines it had already read. */
-export function rememberContents(band: Band, contents: BandContents): void {
-  contentsCache.set(band, contents);
-}
-
-/** A band's contents; read back from its text when the band was restored from a snapshot. */
+/** A band's contents: its line keys, their phrases and the identifiers in its text. */
 export function contentsOf(band: Band): BandContents {
   let contents = contentsCache.get(band);
   if (!contents) {

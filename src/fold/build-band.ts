@@ -1,6 +1,4 @@
-import { findIdentifiers } from '../closet/nominate-verbatim.ts';
 import { renderClosetFrom, type ClosetOccurrence } from '../closet/render-closet.ts';
-import { rememberContents } from './band-contents.ts';
 import type { TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
@@ -133,7 +131,6 @@ interface Attempt {
   readonly text: string;
   readonly tokens: number;
   readonly picked: FoldLine[];
-  readonly closet: string;
 }
 
 /**
@@ -171,11 +168,11 @@ export function buildBand(request: BandRequest): Band {
     });
     const text = [intro, body, closet].filter(Boolean).join('\n');
     const tokens = measure(text);
-    if (!smallest || tokens < smallest.tokens) smallest = { text, tokens, picked, closet };
+    if (!smallest || tokens < smallest.tokens) smallest = { text, tokens, picked };
     const estimated = picked.reduce((sum, line) => sum + line.estimate, 0);
     const real = tokens - introTokens - (closet ? estimateTokens(closet) : 0);
     if (tokens <= budgetTokens && (!best || tokens > best.tokens)) {
-      best = { text, tokens, picked, closet };
+      best = { text, tokens, picked };
       bestScale = estimated > 0 && real > 0 ? real / estimated : scale;
     }
     // under budget, the same pick again means the same scale and budget next time: nothing left to try
@@ -189,12 +186,5 @@ export function buildBand(request: BandRequest): Band {
     if (lineBudget === 0 && attempt > 0) break;
   }
   best ??= smallest as Attempt;
-  const band: Band = { start, end, text: best.text, tokens: best.tokens, lineKeys: best.picked.map((line) => line.key), estimateScale: bestScale };
-  rememberContents(band, {
-    lines: new Set(band.lineKeys),
-    phrases: new Set(best.picked.flatMap((line) => line.phrases)),
-    // identifiers of the picked lines were found when they were read; only the closet is new text
-    identifiers: new Set([...best.picked.flatMap((line) => line.identifiers.map((identifier) => identifier.value)), ...findIdentifiers(best.closet).map((identifier) => identifier.value)]),
-  });
-  return band;
+  return { start, end, text: best.text, tokens: best.tokens, lineKeys: best.picked.map((line) => line.key), estimateScale: bestScale };
 }

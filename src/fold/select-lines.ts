@@ -1,4 +1,5 @@
 import { isSpace } from '../text/phrase-index.ts';
+import { collapse } from './line-templates.ts';
 import type { FoldLine } from './fold-line.ts';
 
 /** A max-heap of lines by score: lazy greedy re-scores a line only when it reaches the top. */
@@ -79,10 +80,13 @@ function trimmed(line: FoldLine, trim: Trim): FoldLine {
   const spans = wordSpans(line.text);
   const from = spans[trim.lead][0];
   const to = spans[spans.length - 1 - trim.trail][1];
-  const text = `${trim.lead ? '… ' : ''}${line.text.slice(from, to)}${trim.trail ? ' …' : ''}`;
+  const kept = line.text.slice(from, to);
+  const text = `${trim.lead ? '… ' : ''}${kept}${trim.trail ? ' …' : ''}`;
   return {
     ...line,
     text,
+    // what the band holds of the line, so a sealed band reads back (and restores) as it was built
+    key: collapse(kept),
     phrases: line.phrases.slice(trim.lead, line.phrases.length - trim.trail),
     identifiers: line.identifiers.filter((identifier) => text.includes(identifier.value)),
     estimate: line.estimate - trim.saved,
