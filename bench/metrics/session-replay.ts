@@ -2,7 +2,8 @@
 // (../shared/bench/score.mjs, function `replay`), plus the extra model calls a summarizer makes.
 import { callCost, leadingIdenticalTokens, resolveModelPrice, countTokens } from '../../src/tokens/index.ts';
 import { renderedMessage, textTokens } from '../strategies/message-tokens.ts';
-import type { BenchMessage, PreparedView, StrategyDefinition } from '../strategies/types.ts';
+import { timedPrepare } from '../strategies/timed-prepare.ts';
+import type { BenchMessage, StrategyDefinition } from '../strategies/types.ts';
 import { identifierContexts, identifiers, messageShingles } from './identifiers.ts';
 
 /** A needle is far when last seen more than this many messages before it is used. */
@@ -61,16 +62,12 @@ export function replaySession(messages: readonly BenchMessage[], definition: Str
     if (message.role === 'assistant' && index > 0) {
       const history = messages.slice(0, index);
       clock += CLOCK_STEP_MILLISECONDS;
-      let prepared: PreparedView;
-      const started = performance.now();
-      try {
-        prepared = strategy.prepare(history, { measuredInputTokens: measured });
-      } catch (error) {
+      const { prepared, milliseconds, error } = timedPrepare(strategy, history, { measuredInputTokens: measured });
+      if (error) {
         counters.errors++;
-        counters.firstError ??= `call ${counters.calls}: ${(error as Error).message}`;
-        prepared = { messages: history };
+        counters.firstError ??= `call ${counters.calls}: ${error.message}`;
       }
-      counters.prepareMilliseconds += performance.now() - started;
+      counters.prepareMilliseconds += milliseconds;
 
       const parts = prepared.messages.map(renderedMessage);
       const sizes = parts.map(textTokens);

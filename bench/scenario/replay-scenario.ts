@@ -4,8 +4,9 @@
 // tool definitions and a separate system prompt included in what is billed.
 import { callCost, countTokens, leadingIdenticalTokens, resolveModelPrice } from '../../src/tokens/index.ts';
 import { renderedMessage, textTokens } from '../strategies/message-tokens.ts';
+import { timedPrepare } from '../strategies/timed-prepare.ts';
 import type { Dialect } from '../strategies/dialect.ts';
-import type { BenchMessage, PreparedView, StrategyDefinition } from '../strategies/types.ts';
+import type { BenchMessage, StrategyDefinition } from '../strategies/types.ts';
 import { callPositions, transcriptFor } from './dialect-transcript.ts';
 import type { OutageScript } from './outage-script.ts';
 
@@ -73,16 +74,12 @@ export function replayScenario(script: OutageScript, definition: StrategyDefinit
     const step = script.steps[callIndex];
     clock += STEP_SECONDS + (step.pauseSeconds ?? 0);
     const history = transcript.messages.slice(0, position);
-    let prepared: PreparedView;
-    const started = performance.now();
-    try {
-      prepared = strategy.prepare(history, { measuredInputTokens: measured });
-    } catch (error) {
+    const { prepared, milliseconds, error } = timedPrepare(strategy, history, { measuredInputTokens: measured });
+    if (error) {
       totals.errors++;
-      firstError ??= `call ${callIndex + 1}: ${(error as Error).message}`;
-      prepared = { messages: history };
+      firstError ??= `call ${callIndex + 1}: ${error.message}`;
     }
-    totals.prepareMilliseconds += performance.now() - started;
+    totals.prepareMilliseconds += milliseconds;
 
     const cacheWarm = clock - previousCallAt <= price.cacheLifetimeSeconds;
     const bill = (messages: readonly BenchMessage[], outputTokens = 0) => {

@@ -3,8 +3,9 @@
 // (sawtooth) or of the lines holding them (sawtooth-lines). A real engine must beat it clearly.
 import { toolArgumentText, renderMessage } from '../../src/tokens/index.ts';
 import { identifierContexts, identifiers } from '../metrics/identifiers.ts';
-import { detectDialect, headMessages, isToolResultMessage, userMessage } from './dialect.ts';
+import { detectDialect, headMessages, userMessage } from './dialect.ts';
 import { messageTokens, textTokens, viewTokens } from './message-tokens.ts';
+import { tailBoundary } from './tail-boundary.ts';
 import { truncateView } from './truncate.ts';
 import type { BenchMessage, StrategyDefinition } from './types.ts';
 
@@ -76,15 +77,7 @@ function createSawtooth(ceiling: number, withLines: boolean) {
       const compose = (): BenchMessage[] => [...head, ...(state.fold ? [state.fold] : []), ...history.slice(state.boundary)];
       let view = compose();
       if (viewTokens(view) <= ceiling) return { messages: view };
-      let tail = 0;
-      let boundary = history.length;
-      for (let index = history.length - 1; index >= headLength; index--) {
-        const tokens = messageTokens(history[index]);
-        if (tail + tokens > TAIL_FRACTION * ceiling) break;
-        tail += tokens;
-        boundary = index;
-      }
-      while (boundary < history.length && isToolResultMessage(history[boundary])) boundary++;
+      const boundary = tailBoundary(history, headLength, TAIL_FRACTION * ceiling, messageTokens);
       const folded = history.slice(headLength, boundary);
       state.fold = userMessage(foldBlock(folded, ceiling, viewTokens(head), withLines), dialect);
       state.boundary = boundary;

@@ -6,6 +6,7 @@
 import { contentText, toolArgumentText } from '../../src/tokens/index.ts';
 import { detectDialect, headMessages, isToolResultMessage, userMessage } from './dialect.ts';
 import { messageTokens, textTokens, viewTokens } from './message-tokens.ts';
+import { tailBoundary } from './tail-boundary.ts';
 import { truncateView } from './truncate.ts';
 import type { BenchMessage, ExtraModelCall, StrategyDefinition } from './types.ts';
 
@@ -51,15 +52,7 @@ function createSummarizer(ceiling: number) {
       const compose = (): BenchMessage[] => [...head, ...(summary ? [summary] : []), ...history.slice(boundary)];
       let view = compose();
       if (viewTokens(view) <= ceiling) return { messages: view };
-      let tail = 0;
-      let newBoundary = history.length;
-      for (let index = history.length - 1; index >= boundary; index--) {
-        const tokens = messageTokens(history[index]);
-        if (tail + tokens > TAIL_FRACTION * ceiling) break;
-        tail += tokens;
-        newBoundary = index;
-      }
-      while (newBoundary < history.length && isToolResultMessage(history[newBoundary])) newBoundary++;
+      const newBoundary = tailBoundary(history, boundary, TAIL_FRACTION * ceiling, messageTokens);
       const extraCalls: ExtraModelCall[] = [];
       if (newBoundary > boundary) {
         const folded = history.slice(boundary, newBoundary);
