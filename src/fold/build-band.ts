@@ -156,7 +156,8 @@ export function buildBand(request: BandRequest): Band {
   let best: Attempt | undefined;
   // when nothing fits the budget, the smallest attempt (mandatory lines only) still stands; callers check its size
   let smallest: Attempt | undefined;
-  let previous = '';
+  let previousText = '';
+  let previousEstimate = -1;
   for (let attempt = 0; attempt < 5; attempt++) {
     const picked = selectLines(lines, lineBudget, { presentLines: request.presentLines, presentPhrases: request.presentPhrases, recency: request.weights.recency }, scale);
     const omitted = omittedCallsLine(lines, new Set(picked));
@@ -176,9 +177,9 @@ export function buildBand(request: BandRequest): Band {
       bestScale = estimated > 0 && real > 0 ? real / estimated : scale;
     }
     // under budget, the same pick again means the same scale and budget next time: nothing left to try
-    const seen = `${estimated}\n${text}`;
-    if (seen === previous && tokens <= budgetTokens) break;
-    previous = seen;
+    if (text === previousText && estimated === previousEstimate && tokens <= budgetTokens) break;
+    previousText = text;
+    previousEstimate = estimated;
     if (estimated > 0 && real > 0) scale = Math.max(0.3, real / estimated);
     if (tokens > budgetTokens) lineBudget -= (tokens - budgetTokens) * 1.05;
     else if (tokens >= 0.9 * budgetTokens || picked.length === lines.length) break;

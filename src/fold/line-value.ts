@@ -48,22 +48,24 @@ export const DEFAULT_LINE_VALUE_WEIGHTS: LineValueWeights = {
 const ADDED_LINE = /^\s*(\d+\s*)?\+(?!\+)/;
 const REMOVED_LINE = /^\s*(\d+\s*)?-(?!-)\s/;
 
-/** Share of a line's phrases the agent or user has written somewhere in the session. */
-function echoed(phrases: readonly number[], index: PhraseIndex): number {
-  return phrases.length ? phrases.filter((key) => index.count(key) >= 1).length / phrases.length : 0;
+/** Share of a line's phrases that the agent's and user's messages hold at least `times` times. */
+function sharedShare(phrases: readonly number[], index: PhraseIndex, times: number): number {
+  if (!phrases.length) return 0;
+  let shared = 0;
+  for (const key of phrases) if (index.count(key) >= times) shared++;
+  return shared / phrases.length;
 }
 
 export function wordDensity(kind: FoldLineKind, text: string, sourceLength: number, phrases: readonly number[], index: PhraseIndex, weights: LineValueWeights): number {
-  const repeated = phrases.length ? phrases.filter((key) => index.count(key) >= 2).length / phrases.length : 0;
   // a line too short to repeat five words can still matter to the agent, just less
   const short = phrases.length ? 1 : 0.3;
   switch (kind) {
     case 'assistant': {
       const lengthClass = sourceLength < 80 ? 0 : sourceLength < 160 ? 1 : sourceLength < 240 ? 2 : 3;
-      return short * (weights.assistant + weights.assistantRepeated * repeated + weights.assistantLength[lengthClass]);
+      return short * (weights.assistant + weights.assistantRepeated * sharedShare(phrases, index, 2) + weights.assistantLength[lengthClass]);
     }
     case 'argument':
-      return short * (weights.argument + weights.argumentRepeated * repeated);
+      return short * (weights.argument + weights.argumentRepeated * sharedShare(phrases, index, 2));
     case 'user':
       return short * weights.user;
     case 'reasoning':
@@ -72,7 +74,8 @@ export function wordDensity(kind: FoldLineKind, text: string, sourceLength: numb
       return weights.error;
     case 'output':
       if (ADDED_LINE.test(text)) return short * weights.argument;
-      return short * ((REMOVED_LINE.test(text) ? weights.diff : weights.output) + weights.outputEchoed * echoed(phrases, index));
+      // echoed: the agent or user wrote these words somewhere (a file it wrote, a spec it quoted)
+      return short * ((REMOVED_LINE.test(text) ? weights.diff : weights.output) + weights.outputEchoed * sharedShare(phrases, index, 1));
     case 'call':
       return 0;
   }

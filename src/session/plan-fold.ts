@@ -2,6 +2,7 @@ import { contentsOf } from '../fold/band-contents.ts';
 import { buildBand, type Band, type LineTokenCache } from '../fold/build-band.ts';
 import type { FoldConfig } from '../fold/fold-config.ts';
 import type { Transcript, TokenCounter } from '../messages/transcript.ts';
+import type { CanonicalMessage } from '../messages/types.ts';
 import type { RebirthSeedState } from '../freeze/freeze-state.ts';
 import { findIdentifiers } from '../closet/nominate-verbatim.ts';
 import { phraseKeys } from '../text/phrase-index.ts';
@@ -60,23 +61,32 @@ function cutForTail(transcript: Transcript, from: number, last: number, budget: 
 }
 
 /** Membership across several sets without copying them into one. */
-function unionOf<T>(sets: ReadonlyArray<ReadonlySet<T>>): Pick<ReadonlySet<T>, 'has'> {
+function unionOf<T>(sets: ReadonlyArray<Pick<ReadonlySet<T>, 'has'>>): Pick<ReadonlySet<T>, 'has'> {
   return { has: (value: T) => sets.some((set) => set.has(value)) };
 }
 
-/** Phrases of the raw head (system prompt, first instruction): always in view, so folds need not repeat them. */
-function headPhrases(transcript: Transcript, headEnd: number): Set<number> {
-  const phrases = new Set<number>();
-  for (const message of transcript.messages.slice(0, headEnd)) {
+// a head message never changes once read, so its phrases are worked out once per session
+const messagePhrases = new WeakMap<CanonicalMessage, ReadonlySet<number>>();
+
+function phrasesOf(message: CanonicalMessage): ReadonlySet<number> {
+  let phrases = messagePhrases.get(message);
+  if (!phrases) {
+    const keys = new Set<number>();
     for (const text of [message.text, message.reasoning, ...message.toolResults.map((result) => result.text)]) {
-      for (const line of text.split('\n')) for (const key of phraseKeys(line)) phrases.add(key);
+      for (const line of text.split('\n')) for (const key of phraseKeys(line)) keys.add(key);
     }
+    messagePhrases.set(message, (phrases = keys));
   }
   return phrases;
 }
 
+/** Phrases of the raw head (system prompt, first instruction): always in view, so folds need not repeat them. */
+function headPhrases(transcript: Transcript, headEnd: number): Pick<ReadonlySet<number>, 'has'> {
+  return unionOf(transcript.messages.slice(0, headEnd).map(phrasesOf));
+}
+
 /** Lines, phrases and identifiers the view already holds before a new band: head, seed and older bands. */
-function presentIn(seedText: string, bands: readonly Band[], head: ReadonlySet<number>) {
+function presentIn(seedText: string, bands: readonly Band[], head: Pick<ReadonlySet<number>, 'has'>) {
   const contents = bands.map(contentsOf);
   const seedIdentifiers = new Set<string>(seedText ? findIdentifiers(seedText).map((identifier) => identifier.value) : []);
   return {
