@@ -64,7 +64,7 @@ export class LineTokenCache {
  * break. o200k splits text at line breaks before merging, so this never undercounts (a break
  * after punctuation may merge with it, making the true count a little lower).
  */
-export function messageTokensUpperBound(role: string, text: string, lines: LineTokenCache): number {
+function messageTokensUpperBound(role: string, text: string, lines: LineTokenCache): number {
   let tokens = lines.count(`<${role}>`) + 2;
   for (const line of text.split('\n')) tokens += lines.count(line) + 1;
   return tokens;
@@ -104,7 +104,7 @@ export function guaranteeNewestCalls(lines: readonly FoldLine[], allowance: numb
 }
 
 /** One line that counts the calls whose skeleton did not fit, so every call is accounted for. */
-export function omittedCallsLine(lines: readonly FoldLine[], picked: ReadonlySet<FoldLine>): string {
+function omittedCallsLine(lines: readonly FoldLine[], picked: ReadonlySet<FoldLine>): string {
   const names = new Map<string, number>();
   let omitted = 0;
   for (const line of lines) {

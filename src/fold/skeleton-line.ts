@@ -3,7 +3,7 @@ import { argumentDetail, firstLine, keyArgument } from './key-argument.ts';
 import { toolFamily } from './tool-family.ts';
 import { toolOutcome } from './tool-outcome.ts';
 
-export const CALL_MARK = '▸';
+const CALL_MARK = '▸';
 
 /**
  * One line per tool call: name, key argument, outcome. `▸ bash: pytest -x tests/ → error: E   assert 1 == 2`,

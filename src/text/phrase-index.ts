@@ -1,5 +1,5 @@
 /** Words per phrase: the unit in which an agent repeats itself ("Let me run the tests"). */
-export const PHRASE_WORDS = 5;
+const PHRASE_WORDS = 5;
 
 /** Whitespace as phrase keys split words; a fold that cuts words must split the same way. */
 export const isSpace = (code: number) => code === 32 || code === 9 || code === 10 || code === 13 || code === 12 || code === 11 || code === 160;
