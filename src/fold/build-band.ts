@@ -5,7 +5,7 @@ import { estimateTokens } from '../text/estimate-tokens.ts';
 import { candidateLines, type ClosetOnlyIdentifier } from './candidate-lines.ts';
 import type { FoldLine } from './fold-line.ts';
 import { renderLines } from './render-lines.ts';
-import { selectLines } from './select-lines.ts';
+import { createLineSelector } from './select-lines.ts';
 import type { LineValueWeights } from './line-value.ts';
 import type { PhraseIndex } from '../text/phrase-index.ts';
 
@@ -158,8 +158,9 @@ export function buildBand(request: BandRequest): Band {
   let smallest: Attempt | undefined;
   let previousText = '';
   let previousEstimate = -1;
+  const select = createLineSelector(lines, { presentLines: request.presentLines, presentPhrases: request.presentPhrases, recency: request.weights.recency });
   for (let attempt = 0; attempt < 5; attempt++) {
-    const picked = selectLines(lines, lineBudget, { presentLines: request.presentLines, presentPhrases: request.presentPhrases, recency: request.weights.recency }, scale);
+    const picked = select(lineBudget, scale);
     const omitted = omittedCallsLine(lines, new Set(picked));
     const pickedIdentifiers = new Set(picked.flatMap((line) => line.identifiers.map((identifier) => identifier.value)));
     const body = [omitted, renderLines(picked)].filter(Boolean).join('\n');

@@ -2,18 +2,31 @@ import { isSpace } from '../text/phrase-index.ts';
 import { collapse } from './line-templates.ts';
 import type { FoldLine } from './fold-line.ts';
 
+/** A heap entry: a line (by its index in the candidate list) and its score. */
+interface Entry {
+  readonly index: number;
+  readonly score: number;
+}
+
 /** A max-heap of lines by score: lazy greedy re-scores a line only when it reaches the top. */
 class LineHeap {
-  private readonly items: Array<{ line: FoldLine; score: number }> = [];
+  constructor(
+    private readonly order: ArrayLike<number>,
+    private readonly items: Entry[] = [],
+  ) {}
   get size(): number {
     return this.items.length;
+  }
+  /** An independent heap with the same entries (entries are immutable). */
+  copy(): LineHeap {
+    return new LineHeap(this.order, this.items.slice());
   }
   peekScore(): number {
     return this.items.length ? this.items[0].score : Number.NEGATIVE_INFINITY;
   }
-  push(line: FoldLine, score: number): void {
+  push(index: number, score: number): void {
     const items = this.items;
-    items.push({ line, score });
+    items.push({ index, score });
     let i = items.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
@@ -22,7 +35,7 @@ class LineHeap {
       i = parent;
     }
   }
-  pop(): { line: FoldLine; score: number } | undefined {
+  pop(): Entry | undefined {
     const items = this.items;
     const top = items[0];
     const last = items.pop();
@@ -43,8 +56,8 @@ class LineHeap {
     return top;
   }
   // ties go to the earlier line, so the choice is deterministic
-  private above(a: { line: FoldLine; score: number }, b: { line: FoldLine; score: number }): boolean {
-    return a.score > b.score || (a.score === b.score && a.line.order < b.line.order);
+  private above(a: Entry, b: Entry): boolean {
+    return a.score > b.score || (a.score === b.score && this.order[a.index] < this.order[b.index]);
   }
 }
 
@@ -102,83 +115,129 @@ export interface SelectionContext {
   readonly recency: number;
 }
 
+/** Picks lines under an estimated token budget (scaled by `scale`); returns the picked lines in order. */
+export type LineSelector = (budget: number, scale?: number) => FoldLine[];
+
 /**
- * Picks lines under an estimated token budget, mandatory lines first, then by expected value per
- * token. A line's words count only for phrases the view does not hold yet, so near-duplicates
- * of kept lines sink. Returns the picked lines in order.
+ * Prepares a selection over `lines`, mandatory lines first, then by expected value per token.
+ * A line's words count only for phrases the view does not hold yet, so near-duplicates of kept
+ * lines sink. What the view held before is asked once per line here, and the opening heap is
+ * built once, so a band that tries several budgets pays for them only in the picking.
  */
-export function selectLines(lines: readonly FoldLine[], budget: number, context: SelectionContext, scale = 1): FoldLine[] {
-  if (!lines.length) return [];
-  const first = lines[0].messageIndex;
-  const span = Math.max(1, lines[lines.length - 1].messageIndex - first);
-  // picked here; what the view held before is asked of the context
-  const phrases = new Set<number>();
-  const keys = new Set<string>();
-  const hasPhrase = (key: number) => phrases.has(key) || context.presentPhrases.has(key);
-  const hasLine = (key: string) => keys.has(key) || context.presentLines.has(key);
-  const picked = new Set<FoldLine>();
-  let used = 0;
-  const recencyOf = (line: FoldLine) => 1 - context.recency / 2 + (context.recency * (line.messageIndex - first)) / span;
+export function createLineSelector(lines: readonly FoldLine[], context: SelectionContext): LineSelector {
+  const count = lines.length;
+  const first = count ? lines[0].messageIndex : 0;
+  const span = count ? Math.max(1, lines[count - 1].messageIndex - first) : 1;
+  const order = new Float64Array(count);
+  const recency = new Float64Array(count);
+  const lineHeld = new Uint8Array(count);
+  // phrase k of line i is at phraseStart[i] + k; held: the view held that phrase before this fold
+  const phraseStart = new Uint32Array(count + 1);
+  for (let i = 0; i < count; i++) phraseStart[i + 1] = phraseStart[i] + lines[i].phrases.length;
+  const phraseHeld = new Uint8Array(phraseStart[count]);
+  // a line continued by its next fragment keeps its trailing words: the seam may hold phrases
+  const continued = new Uint8Array(count);
+  for (let i = 0; i < count; i++) {
+    const line = lines[i];
+    order[i] = line.order;
+    recency[i] = 1 - context.recency / 2 + (context.recency * (line.messageIndex - first)) / span;
+    lineHeld[i] = context.presentLines.has(line.key) ? 1 : 0;
+    for (let k = 0; k < line.phrases.length; k++) phraseHeld[phraseStart[i] + k] = context.presentPhrases.has(line.phrases[k]) ? 1 : 0;
+    if (i > 0 && line.lineId === lines[i - 1].lineId) continued[i - 1] = 1;
+  }
+
+  /** Phrases and line keys picked so far in one selection. */
+  interface Picking {
+    readonly phrases: Set<number>;
+    readonly keys: Set<string>;
+  }
+  const has = (picking: Picking, i: number, k: number) => phraseHeld[phraseStart[i] + k] === 1 || picking.phrases.has(lines[i].phrases[k]);
+  const hasLine = (picking: Picking, i: number) => lineHeld[i] === 1 || picking.keys.has(lines[i].key);
   // a line's leading and trailing words whose every phrase the view holds add nothing: they are
   // cut (marked `…`) so the line costs only its novel middle; lines kept for an identifier stay whole
-  const continued = new Set<FoldLine>();
-  for (let i = 1; i < lines.length; i++) if (lines[i].lineId === lines[i - 1].lineId) continued.add(lines[i - 1]);
-  const trimOf = (line: FoldLine): Trim => {
+  const trimOf = (picking: Picking, i: number): Trim => {
+    const line = lines[i];
     const n = line.phrases.length;
     if (!n || line.mandatory || line.identifierValue > 0 || !TRIMMABLE.has(line.kind)) return NO_TRIM;
     let lead = 0;
-    while (lead < n && hasPhrase(line.phrases[lead])) lead++;
+    while (lead < n && has(picking, i, lead)) lead++;
     if (lead === n) return NO_TRIM;
     let trail = 0;
-    while (trail < n - lead && hasPhrase(line.phrases[n - 1 - trail])) trail++;
+    while (trail < n - lead && has(picking, i, n - 1 - trail)) trail++;
     // only a source line's outer ends: phrases across the seams of its fragments count too
     if (lead < MIN_TRIM_WORDS || line.fragment > 0) lead = 0;
-    if (trail < MIN_TRIM_WORDS || continued.has(line)) trail = 0;
+    if (trail < MIN_TRIM_WORDS || continued[i] === 1) trail = 0;
     if (!lead && !trail) return NO_TRIM;
     const words = n + 4;
     return { lead, trail, saved: (line.estimate * (lead + trail)) / words - (lead ? 1 : 0) - (trail ? 1 : 0) };
   };
-  const costOf = (line: FoldLine) => line.estimate - trimOf(line).saved;
-  const valueOf = (line: FoldLine) => {
+  const valueOf = (picking: Picking, i: number) => {
+    const line = lines[i];
     let words = line.wordValue;
-    if (line.phrases.length) {
+    const n = line.phrases.length;
+    if (n) {
       let novel = 0;
-      for (const key of line.phrases) if (!hasPhrase(key)) novel++;
-      words *= novel / line.phrases.length;
+      for (let k = 0; k < n; k++) if (!has(picking, i, k)) novel++;
+      words *= novel / n;
     }
-    return (words + line.identifierValue) * recencyOf(line);
+    return (words + line.identifierValue) * recency[i];
   };
-  const heap = new LineHeap();
-  for (const line of lines) {
-    if (line.mandatory) {
-      picked.add(line);
-      used += line.estimate * scale;
-      for (const key of line.phrases) phrases.add(key);
-      keys.add(line.key);
-    }
+
+  // mandatory lines are picked first, whatever the budget: the opening state is the same for every try
+  const mandatory: number[] = [];
+  const opening: Picking = { phrases: new Set(), keys: new Set() };
+  for (let i = 0; i < count; i++) {
+    const line = lines[i];
+    if (!line.mandatory) continue;
+    mandatory.push(i);
+    for (const key of line.phrases) opening.phrases.add(key);
+    opening.keys.add(line.key);
   }
-  const replaced = new Map<FoldLine, FoldLine>();
-  for (const line of lines) if (!line.mandatory && !hasLine(line.key)) heap.push(line, valueOf(line) / costOf(line));
-  while (heap.size) {
-    const top = heap.pop();
-    if (!top) break;
-    const { line } = top;
-    if (hasLine(line.key)) continue;
-    const trim = trimOf(line);
-    const score = valueOf(line) / (line.estimate - trim.saved);
-    if (score <= 0) continue;
-    if (score < heap.peekScore()) {
-      heap.push(line, score);
-      continue;
-    }
-    const cost = (line.estimate - trim.saved) * scale;
-    if (used + cost > budget) continue;
-    used += cost;
-    picked.add(line);
-    keys.add(line.key);
-    const kept = trim === NO_TRIM ? line : trimmed(line, trim);
-    if (kept !== line) replaced.set(line, kept);
-    for (const key of kept.phrases) phrases.add(key);
+  const openingHeap = new LineHeap(order);
+  for (let i = 0; i < count; i++) {
+    if (lines[i].mandatory || hasLine(opening, i)) continue;
+    openingHeap.push(i, valueOf(opening, i) / (lines[i].estimate - trimOf(opening, i).saved));
   }
-  return lines.filter((line) => picked.has(line)).map((line) => replaced.get(line) ?? line);
+
+  return (budget: number, scale = 1): FoldLine[] => {
+    const picking: Picking = { phrases: new Set(opening.phrases), keys: new Set(opening.keys) };
+    const picked = new Uint8Array(count);
+    let used = 0;
+    for (const i of mandatory) {
+      picked[i] = 1;
+      used += lines[i].estimate * scale;
+    }
+    const replaced = new Map<number, FoldLine>();
+    const heap = openingHeap.copy();
+    while (heap.size) {
+      const top = heap.pop();
+      if (!top) break;
+      const i = top.index;
+      const line = lines[i];
+      if (hasLine(picking, i)) continue;
+      const trim = trimOf(picking, i);
+      const score = valueOf(picking, i) / (line.estimate - trim.saved);
+      if (score <= 0) continue;
+      if (score < heap.peekScore()) {
+        heap.push(i, score);
+        continue;
+      }
+      const cost = (line.estimate - trim.saved) * scale;
+      if (used + cost > budget) continue;
+      used += cost;
+      picked[i] = 1;
+      picking.keys.add(line.key);
+      const kept = trim === NO_TRIM ? line : trimmed(line, trim);
+      if (kept !== line) replaced.set(i, kept);
+      for (const key of kept.phrases) picking.phrases.add(key);
+    }
+    const out: FoldLine[] = [];
+    for (let i = 0; i < count; i++) if (picked[i]) out.push(replaced.get(i) ?? lines[i]);
+    return out;
+  };
+}
+
+/** One selection over `lines` under `budget` (see createLineSelector). */
+export function selectLines(lines: readonly FoldLine[], budget: number, context: SelectionContext, scale = 1): FoldLine[] {
+  return createLineSelector(lines, context)(budget, scale);
 }
