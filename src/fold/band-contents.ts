@@ -1,6 +1,7 @@
 import { findIdentifiers } from '../closet/nominate-verbatim.ts';
 import { phraseKeys } from '../text/phrase-index.ts';
 import type { Band } from './build-band.ts';
+import type { FoldLine } from './fold-line.ts';
 
 /** What a sealed band holds, for the folds that follow it: lines, phrases and identifiers already in the view. */
 export interface BandContents {
@@ -9,9 +10,19 @@ export interface BandContents {
   readonly identifiers: ReadonlySet<string>;
 }
 
-// bands never change once sealed, so their contents are worked out once; always from the band
-// itself, so a band restored from a snapshot reads exactly as the one that was built
+// bands never change once sealed, so their contents are worked out once; always as the band
+// itself reads, so a band restored from a snapshot reads exactly as the one that was built
 const contentsCache = new WeakMap<Band, BandContents>();
+
+/**
+ * Identifiers of a band's text, line by line: no identifier pattern matches a line break, so this
+ * is the whole text's set, with each scan (and its overlap bookkeeping) kept to one short line.
+ */
+function identifiersOf(text: string): Set<string> {
+  const identifiers = new Set<string>();
+  for (const line of text.split('\n')) for (const { value } of findIdentifiers(line)) identifiers.add(value);
+  return identifiers;
+}
 
 /** A band's contents: its line keys, their phrases and the identifiers in its text. */
 export function contentsOf(band: Band): BandContents {
@@ -20,9 +31,23 @@ export function contentsOf(band: Band): BandContents {
     contents = {
       lines: new Set(band.lineKeys),
       phrases: new Set(band.lineKeys.flatMap((line) => phraseKeys(line))),
-      identifiers: new Set(findIdentifiers(band.text).map((identifier) => identifier.value)),
+      identifiers: identifiersOf(band.text),
     };
     contentsCache.set(band, contents);
   }
   return contents;
+}
+
+/** Whitespace that collapsing turns into a word break but phrase keys do not split at (em space, BOM…). */
+const ODD_SPACE = /[^\S\t\n\v\f\r \u00a0]/;
+
+/**
+ * Records a band's contents as it is built: its lines' phrases are already known. A picked line's
+ * key is its kept text whitespace-collapsed, and phrase keys split at the same whitespace, so
+ * these are the phrases `contentsOf` reads back from the band.
+ */
+export function sealContents(band: Band, picked: readonly FoldLine[]): void {
+  const phrases = new Set<number>();
+  for (const line of picked) for (const key of ODD_SPACE.test(line.text) ? phraseKeys(line.key) : line.phrases) phrases.add(key);
+  contentsCache.set(band, { lines: new Set(band.lineKeys), phrases, identifiers: identifiersOf(band.text) });
 }

@@ -1,4 +1,5 @@
 import { renderClosetFrom, type ClosetOccurrence } from '../closet/render-closet.ts';
+import { sealContents } from './band-contents.ts';
 import type { TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
@@ -188,5 +189,7 @@ export function buildBand(request: BandRequest): Band {
     if (lineBudget === 0 && attempt > 0) break;
   }
   best ??= smallest as Attempt;
-  return { start, end, text: best.text, tokens: best.tokens, lineKeys: best.picked.map((line) => line.key), estimateScale: bestScale };
+  const band: Band = { start, end, text: best.text, tokens: best.tokens, lineKeys: best.picked.map((line) => line.key), estimateScale: bestScale };
+  sealContents(band, best.picked);
+  return band;
 }
