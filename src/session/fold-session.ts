@@ -70,6 +70,11 @@ export class FoldSession {
   private ackTokens = 0;
   private prefixChars = 0;
   private needsVerification: boolean;
+  /**
+   * The covered fingerprint only serves a restore, so it is worked out at `snapshot()`: the
+   * covered messages cannot change before then without an epoch that re-seals them.
+   */
+  private fingerprintPending = false;
   private readonly recallLane: RecallLane | null;
   private readonly lineTokens: LineTokenCache;
 
@@ -93,6 +98,10 @@ export class FoldSession {
 
   /** JSON of the sealed state; pass it as `restoredState` to resume exactly. */
   snapshot(): string {
+    if (this.fingerprintPending) {
+      this.state = { ...this.state, coveredFingerprint: this.coveredFingerprint(this.state.coveredEnd) };
+      this.fingerprintPending = false;
+    }
     return serializeFoldFreezeState(this.state);
   }
 
@@ -203,7 +212,8 @@ export class FoldSession {
   }
 
   private commit(parts: Omit<Parameters<typeof commitFoldFreeze>[1], 'coveredFingerprint' | 'dialect'>, now: number, viewTokens: number): void {
-    this.state = commitFoldFreeze(this.state, { ...parts, dialect: this.transcript.dialect, coveredFingerprint: this.coveredFingerprint(parts.coveredEnd) }, now, viewTokens);
+    this.state = commitFoldFreeze(this.state, { ...parts, dialect: this.transcript.dialect, coveredFingerprint: 0 }, now, viewTokens);
+    this.fingerprintPending = true;
     this.state = { ...this.state, configFingerprint: this.configFingerprint };
     this.rebuildPrefix();
   }
