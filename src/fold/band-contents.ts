@@ -2,6 +2,8 @@ import { findIdentifiers } from '../closet/nominate-verbatim.ts';
 import { phraseKeys } from '../text/phrase-index.ts';
 import type { Band } from './build-band.ts';
 import type { FoldLine } from './fold-line.ts';
+import { UNSCANNED } from './line-templates.ts';
+import { lineGroups, renderGroup } from './render-lines.ts';
 
 /** What a sealed band holds, for the folds that follow it: lines, phrases and identifiers already in the view. */
 export interface BandContents {
@@ -46,8 +48,24 @@ const ODD_SPACE = /[^\S\t\n\v\f\r \u00a0]/;
  * key is its kept text whitespace-collapsed, and phrase keys split at the same whitespace, so
  * these are the phrases `contentsOf` reads back from the band.
  */
-export function sealContents(band: Band, picked: readonly FoldLine[]): void {
+export function sealContents(band: Band, picked: readonly FoldLine[], frame: string): void {
   const phrases = new Set<number>();
   for (const line of picked) for (const key of ODD_SPACE.test(line.text) ? phraseKeys(line.key) : line.phrases) phrases.add(key);
-  contentsCache.set(band, { lines: new Set(band.lineKeys), phrases, identifiers: identifiersOf(band.text) });
+  contentsCache.set(band, { lines: new Set(band.lineKeys), phrases, identifiers: bandIdentifiers(picked, frame) });
+}
+
+/**
+ * The identifiers `contentsOf` reads from a band's text, from the lines it was built of: a line
+ * shown whole carries its own scan (a line prefix or a `… ` mark before it cannot start or end
+ * an identifier); joined fragments, cut lines and unscanned lines are scanned as shown.
+ * `frame` is the rest of the band's text: header, omitted calls, closet.
+ */
+function bandIdentifiers(picked: readonly FoldLine[], frame: string): Set<string> {
+  const identifiers = identifiersOf(frame);
+  for (const group of lineGroups(picked)) {
+    const line = group.length === 1 ? group[0] : undefined;
+    const scanned = line !== undefined && line.identifiers !== UNSCANNED && !line.text.startsWith('… ') && !line.text.endsWith(' …');
+    for (const { value } of scanned ? line.identifiers : findIdentifiers(renderGroup(group))) identifiers.add(value);
+  }
+  return identifiers;
 }

@@ -6,7 +6,7 @@ import { estimateTokens } from '../text/estimate-tokens.ts';
 import { phraseKeys, type PhraseIndex } from '../text/phrase-index.ts';
 import type { FoldLine } from './fold-line.ts';
 import { wordDensity, type LineValueWeights } from './line-value.ts';
-import { argumentTemplates, beyondCapCache, collapse, IDENTIFIER_HINT, outputTemplates, proseOf, type ClosetOnlyIdentifier, type LineTemplate } from './line-templates.ts';
+import { argumentTemplates, beyondCapCache, collapse, IDENTIFIER_HINT, outputTemplates, proseOf, UNSCANNED, type ClosetOnlyIdentifier, type LineTemplate } from './line-templates.ts';
 import { skeletonLine } from './skeleton-line.ts';
 
 export type { ClosetOnlyIdentifier } from './line-templates.ts';
@@ -23,7 +23,7 @@ interface CallLine {
 const skeletonCache = new WeakMap<ToolCall, CallLine>();
 
 function readCallLine(text: string): CallLine {
-  return { text, key: collapse(text), phrases: phraseKeys(text), identifiers: IDENTIFIER_HINT.test(text) ? findIdentifiers(text) : [], estimate: estimateTokens(text) + 1 };
+  return { text, key: collapse(text), phrases: phraseKeys(text), identifiers: IDENTIFIER_HINT.test(text) ? findIdentifiers(text) : UNSCANNED, estimate: estimateTokens(text) + 1 };
 }
 
 /** A call's skeleton line; fixed once its results are in, so it is rendered and read once. */

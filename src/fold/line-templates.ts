@@ -29,6 +29,11 @@ const NEEDS_COLLAPSE = /\s\s|[\t\r\n]|^\s|\s$/;
 /** Whitespace-collapsed text; the text itself when already collapsed, so no copy is kept. */
 export const collapse = (text: string) => (NEEDS_COLLAPSE.test(text) ? text.replace(/\s+/g, ' ').trim() : text);
 const NONE: readonly never[] = Object.freeze([]);
+/**
+ * Identifiers of a line that shows no identifier hint: never scanned, so not known to be none.
+ * Any other identifiers array of a line is its full scan.
+ */
+export const UNSCANNED: readonly NominatedIdentifier[] = Object.freeze([]);
 
 /** Splits long prose into sentences so a fold can keep some of them verbatim. */
 function proseFragments(line: string): string[] {
@@ -101,7 +106,7 @@ function templatesOf(kind: FoldLineKind, texts: readonly string[]): LineTemplate
     // the agent's own arguments (code it may edit again) stay byte for byte
     const fragments = kind === 'argument' ? argumentFragments(text) : (kind === 'output' || kind === 'error' ? outputFragments(text) : proseFragments(text)).map(compactSpaces);
     fragments.forEach((fragment, n) => {
-      const identifiers = IDENTIFIER_HINT.test(fragment) ? findIdentifiers(fragment) : NONE;
+      const identifiers = IDENTIFIER_HINT.test(fragment) ? findIdentifiers(fragment) : UNSCANNED;
       const phrases = phraseKeys(fragment);
       out.push({ kind, text: fragment, key: collapse(fragment), phrases: phrases.length ? phrases : NONE, estimate: estimateTokens(LINE_PREFIX[kind] + fragment) + 1, sourceLength: text.length, line, fragment: n, identifiers });
     });

@@ -1,20 +1,29 @@
 import { LINE_PREFIX, type FoldLine } from './fold-line.ts';
 
-/** Renders picked lines; fragments of one source line join on one line, with `…` where some were dropped. */
-export function renderLines(lines: readonly FoldLine[]): string {
-  const out: string[] = [];
-  let current: FoldLine | undefined;
-  let text = '';
+/** Picked lines grouped by source line: fragments of one source line render as one line. */
+export function lineGroups(lines: readonly FoldLine[]): FoldLine[][] {
+  const groups: FoldLine[][] = [];
   for (const line of lines) {
-    if (current && current.lineId === line.lineId) {
-      const gap = line.fragment !== current.fragment + 1 && !line.text.startsWith('… ') && !text.endsWith(' …');
-      text += gap ? ` … ${line.text}` : ` ${line.text}`;
-    } else {
-      if (current) out.push(text);
-      text = LINE_PREFIX[line.kind] + (line.fragment > 0 && !line.text.startsWith('… ') ? `… ${line.text}` : line.text);
-    }
-    current = line;
+    const last = groups[groups.length - 1];
+    if (last && last[last.length - 1].lineId === line.lineId) last.push(line);
+    else groups.push([line]);
   }
-  if (current) out.push(text);
-  return out.join('\n');
+  return groups;
+}
+
+/** One source line's picked fragments, joined, with `…` where some were dropped. */
+export function renderGroup(group: readonly FoldLine[]): string {
+  const [first] = group;
+  let text = LINE_PREFIX[first.kind] + (first.fragment > 0 && !first.text.startsWith('… ') ? `… ${first.text}` : first.text);
+  for (let i = 1; i < group.length; i++) {
+    const line = group[i];
+    const gap = line.fragment !== group[i - 1].fragment + 1 && !line.text.startsWith('… ') && !text.endsWith(' …');
+    text += gap ? ` … ${line.text}` : ` ${line.text}`;
+  }
+  return text;
+}
+
+/** Renders picked lines, one per source line. */
+export function renderLines(lines: readonly FoldLine[]): string {
+  return lineGroups(lines).map(renderGroup).join('\n');
 }
