@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
+import { contentsOf } from '../../src/fold/band-contents.ts';
+import type { Band } from '../../src/fold/build-band.ts';
 import { FoldSession } from '../../src/index.ts';
 import type { ProviderMessage } from '../../src/messages/types.ts';
 import { CORPUS_DIR, corpusPath, corpusPresent } from '../helpers/golden.ts';
@@ -32,5 +34,30 @@ describe.skipIf(!present)(`restore mid-session${present ? '' : ` — SKIPPED: de
       } else if (expected.stats.bands >= 3) restored = new FoldSession({ ...options, restoredState: original.snapshot() });
     }
     expect(epochsAfterRestore).toBeGreaterThan(10);
+  });
+});
+
+describe.skipIf(!present)('band contents', () => {
+  it('what a band records as it is built equals what is read back from its text after a restore', () => {
+    const messages = (JSON.parse(readFileSync(corpusPath(SESSION), 'utf8')) as { messages: ProviderMessage[] }).messages;
+    let clock = 0;
+    const session = new FoldSession({ pressureCeiling: 8_000, now: () => clock, countTokens });
+    const sealed = new Set<Band>();
+    for (let j = 1; j < messages.length; j++) {
+      if (messages[j].role !== 'assistant') continue;
+      clock += 20_000;
+      session.prepare(messages.slice(0, j));
+      // the built bands themselves: their contents were recorded from the picked lines
+      for (const band of (session as unknown as { state: { bands: Band[] } }).state.bands) sealed.add(band);
+    }
+    expect(sealed.size).toBeGreaterThan(20);
+    const sorted = (set: ReadonlySet<string | number>) => [...set].map(String).sort();
+    for (const band of sealed) {
+      const built = contentsOf(band);
+      const read = contentsOf(JSON.parse(JSON.stringify(band)) as Band);
+      expect(sorted(built.identifiers)).toEqual(sorted(read.identifiers));
+      expect(sorted(built.phrases)).toEqual(sorted(read.phrases));
+      expect(sorted(built.lines)).toEqual(sorted(read.lines));
+    }
   });
 });
