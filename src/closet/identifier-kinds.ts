@@ -24,7 +24,12 @@ export interface IdentifierPattern {
   readonly mayMatch: (text: string) => boolean;
 }
 
-const has = (...marks: string[]) => (text: string) => marks.some((mark) => text.includes(mark));
+const has =
+  (...marks: string[]) =>
+  (text: string): boolean => {
+    for (const mark of marks) if (text.includes(mark)) return true;
+    return false;
+  };
 // Each mark is a piece every match of its pattern contains: a line without it skips the pattern's scan.
 const HEX_RUN = /[0-9a-f]{7}/;
 const CODE_MARK = /[A-Z](?:[A-Z]{3}|\d{3})|ERR_|errno/;

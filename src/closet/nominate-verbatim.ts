@@ -14,8 +14,12 @@ const MAX_LENGTH = 200;
 export function findIdentifiers(text: string): NominatedIdentifier[] {
   const found: NominatedIdentifier[] = [];
   const seen = new Set<string>();
-  const claimed: Array<[number, number]> = [];
-  const overlapsClaimed = (start: number, end: number) => claimed.some(([from, to]) => start < to && end > from);
+  // spans already taken, as flat [start, end, start, end, …]
+  const claimed: number[] = [];
+  const overlapsClaimed = (start: number, end: number) => {
+    for (let i = 0; i < claimed.length; i += 2) if (start < claimed[i + 1] && end > claimed[i]) return true;
+    return false;
+  };
   for (const { kind, pattern, accept, mayMatch } of IDENTIFIER_PATTERNS) {
     if (!mayMatch(text)) continue;
     for (const match of text.matchAll(pattern)) {
@@ -26,7 +30,7 @@ export function findIdentifiers(text: string): NominatedIdentifier[] {
       if (accept && !accept(value)) continue;
       if (text.startsWith('…', start + match[0].length)) continue; // cut off by a display: not exact
       if (overlapsClaimed(start, start + value.length)) continue;
-      claimed.push([start, start + value.length]);
+      claimed.push(start, start + value.length);
       if (seen.has(value)) continue;
       seen.add(value);
       found.push({ value, kind, offset: start });

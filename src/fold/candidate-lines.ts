@@ -1,4 +1,3 @@
-import { lineShape } from '../closet/identifier-kinds.ts';
 import { findIdentifiers, type NominatedIdentifier } from '../closet/nominate-verbatim.ts';
 import { pairToolCalls } from '../messages/pair-tool-calls.ts';
 import type { CanonicalMessage, ToolCall, ToolResult } from '../messages/types.ts';
@@ -37,6 +36,8 @@ function skeletonOf(call: ToolCall, results: readonly ToolResult[], width: numbe
 /** Places templates into the fold: order, line identity, value. */
 class LineBuilder {
   readonly lines: FoldLine[] = [];
+  /** shapes[i]: template shape of lines[i] when it holds identifiers (read once per message). */
+  readonly shapes: string[] = [];
   private order = 0;
   private lineId = 0;
   constructor(
@@ -66,6 +67,7 @@ class LineBuilder {
         estimate: template.estimate,
         mandatory,
       });
+      this.shapes.push(template.shape);
     }
     this.lineId++;
   }
@@ -75,23 +77,24 @@ class LineBuilder {
     // a call line is worth what its arguments are; the band decides which ones are guaranteed
     const wordValue = wordDensity('argument', text, text.length, phrases, this.phrases, this.weights) * estimate;
     this.lines.push({ order: this.order++, messageIndex, kind: 'call', lineId: ++this.lineId, fragment: 0, text, key: call.key, phrases, identifierValue: 0, identifiers: call.identifiers, wordValue, estimate, mandatory: false });
+    this.shapes.push('');
     this.lineId++;
   }
 }
 
 /** Each identifier is worth its context only at its latest occurrence: that is the line an agent looks back to. */
-function assignIdentifierValues(lines: FoldLine[], weights: LineValueWeights): void {
+function assignIdentifierValues(lines: FoldLine[], lineShapes: readonly string[], weights: LineValueWeights): void {
   const latest = new Map<string, FoldLine>();
   const uses = new Map<string, number>();
   const byAgent = new Set<string>();
   const shapes = new Map<string, number>();
   const shapeOf = new Map<FoldLine, string>();
-  for (const line of lines) {
-    if (!line.identifiers.length || line.kind === 'call') continue;
-    const shape = lineShape(line.text);
+  lines.forEach((line, i) => {
+    if (!line.identifiers.length || line.kind === 'call') return;
+    const shape = lineShapes[i];
     shapeOf.set(line, shape);
     shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
-  }
+  });
   for (const line of lines) {
     for (const { value } of line.identifiers) {
       latest.set(value, line);
@@ -144,6 +147,6 @@ export function candidateLines(
       }
     }
   }
-  assignIdentifierValues(builder.lines, weights);
+  assignIdentifierValues(builder.lines, builder.shapes, weights);
   return { lines: builder.lines, closetOnly };
 }

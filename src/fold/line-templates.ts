@@ -1,3 +1,4 @@
+import { lineShape } from '../closet/identifier-kinds.ts';
 import { findIdentifiers, type NominatedIdentifier } from '../closet/nominate-verbatim.ts';
 import type { CanonicalMessage, ToolCall, ToolResult } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
@@ -94,6 +95,8 @@ export interface LineTemplate {
   readonly fragment: number;
   /** Identifiers in the text, worked out once. */
   readonly identifiers: readonly NominatedIdentifier[];
+  /** The text's template shape (see lineShape) when it holds identifiers, else ''. */
+  readonly shape: string;
 }
 
 const INNER_SPACE_RUN = /(?<=\S)[ \t]{2,}/g;
@@ -108,7 +111,7 @@ function templatesOf(kind: FoldLineKind, texts: readonly string[]): LineTemplate
     fragments.forEach((fragment, n) => {
       const identifiers = IDENTIFIER_HINT.test(fragment) ? findIdentifiers(fragment) : UNSCANNED;
       const phrases = phraseKeys(fragment);
-      out.push({ kind, text: fragment, key: collapse(fragment), phrases: phrases.length ? phrases : NONE, estimate: estimateTokens(LINE_PREFIX[kind] + fragment) + 1, sourceLength: text.length, line, fragment: n, identifiers });
+      out.push({ kind, text: fragment, key: collapse(fragment), phrases: phrases.length ? phrases : NONE, estimate: estimateTokens(LINE_PREFIX[kind] + fragment) + 1, sourceLength: text.length, line, fragment: n, identifiers, shape: identifiers.length ? lineShape(fragment) : '' });
     });
   });
   return out;

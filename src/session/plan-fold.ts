@@ -62,7 +62,13 @@ function cutForTail(transcript: Transcript, from: number, last: number, budget: 
 
 /** Membership across several sets without copying them into one. */
 function unionOf<T>(sets: ReadonlyArray<Pick<ReadonlySet<T>, 'has'>>): Pick<ReadonlySet<T>, 'has'> {
-  return { has: (value: T) => sets.some((set) => set.has(value)) };
+  // a plain loop: this is asked for every phrase of every candidate line
+  return {
+    has: (value: T) => {
+      for (const set of sets) if (set.has(value)) return true;
+      return false;
+    },
+  };
 }
 
 // a head message never changes once read, so its phrases are worked out once per session
