@@ -70,6 +70,8 @@ export function lineShape(line: string): string {
 }
 
 /** Trailing sentence punctuation is never part of an identifier. */
+const TRAILING_PUNCTUATION = /[.,;:!?'")\]]+$/;
 export function trimIdentifier(value: string): string {
-  return value.replace(/[.,;:!?'")\]]+$/, '');
+  // most matches end in a word character: no regex needed for them
+  return TRAILING_PUNCTUATION.test(value[value.length - 1] ?? '') ? value.replace(TRAILING_PUNCTUATION, '') : value;
 }

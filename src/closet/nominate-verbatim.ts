@@ -22,9 +22,11 @@ export function findIdentifiers(text: string): NominatedIdentifier[] {
   };
   for (const { kind, pattern, accept, mayMatch } of IDENTIFIER_PATTERNS) {
     if (!mayMatch(text)) continue;
-    for (const match of text.matchAll(pattern)) {
+    // the shared global pattern, run from the start: no match is empty, so exec walks every match
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
       const value = trimIdentifier(match[0]);
-      const start = match.index ?? 0;
+      const start = match.index;
       // issue refs are short by nature (#4827); everything else shorter than six characters is noise
       if (value.length < (kind === 'issue-ref' ? 4 : MIN_LENGTH) || value.length > MAX_LENGTH) continue;
       if (accept && !accept(value)) continue;
@@ -36,7 +38,7 @@ export function findIdentifiers(text: string): NominatedIdentifier[] {
       found.push({ value, kind, offset: start });
     }
   }
-  return found.sort((a, b) => a.offset - b.offset);
+  return found.length > 1 ? found.sort((a, b) => a.offset - b.offset) : found;
 }
 
 /**

@@ -275,8 +275,10 @@ export class FoldSession {
     const transcript = this.transcript;
     const tail: ProviderMessage[] = [];
     let card = 0;
+    // clips are rare: most calls look none up
+    const clipping = Object.keys(state.clipped).length > 0;
     for (let index = state.coveredEnd; index < history.length; index++) {
-      const clip = state.clipped[String(index)];
+      const clip = clipping ? state.clipped[String(index)] : undefined;
       tail.push(clip === undefined ? history[index] : clipProviderMessage(history[index], clip.maxChars));
       for (; card < state.cards.length && state.cards[card].afterIndex === index; card++) tail.push(writeSyntheticMessage(state.dialect, 'user', state.cards[card].text));
     }

@@ -5,7 +5,7 @@ import type { Transcript, TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import type { RebirthSeedState } from '../freeze/freeze-state.ts';
 import { findIdentifiers } from '../closet/nominate-verbatim.ts';
-import { phraseKeys } from '../text/phrase-index.ts';
+import { addPhraseKeys } from '../text/phrase-index.ts';
 
 export interface FoldPlanInput {
   readonly transcript: Transcript;
@@ -78,9 +78,7 @@ function phrasesOf(message: CanonicalMessage): ReadonlySet<number> {
   let phrases = messagePhrases.get(message);
   if (!phrases) {
     const keys = new Set<number>();
-    for (const text of [message.text, message.reasoning, ...message.toolResults.map((result) => result.text)]) {
-      for (const line of text.split('\n')) for (const key of phraseKeys(line)) keys.add(key);
-    }
+    for (const text of [message.text, message.reasoning, ...message.toolResults.map((result) => result.text)]) addPhraseKeys(text, keys);
     messagePhrases.set(message, (phrases = keys));
   }
   return phrases;

@@ -34,6 +34,38 @@ export function phraseKeys(line: string): number[] {
 }
 
 /**
+ * Adds the phrase keys of every line of `text` to `into`: the keys `phraseKeys` gives line by
+ * line, read in one scan without the line and key arrays.
+ */
+export function addPhraseKeys(text: string, into: Set<number>): void {
+  // the current line's last five word hashes, as a ring
+  const ring = new Uint32Array(PHRASE_WORDS);
+  let words = 0;
+  let hash = 0x811c9dc5;
+  let inWord = false;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 10;
+    if (isSpace(code)) {
+      if (inWord) {
+        ring[words % PHRASE_WORDS] = hash >>> 0;
+        words++;
+        if (words >= PHRASE_WORDS) {
+          let key = 17;
+          for (let k = words - PHRASE_WORDS; k < words; k++) key = (Math.imul(key, 31) + ring[k % PHRASE_WORDS]) | 0;
+          into.add(key);
+        }
+      }
+      inWord = false;
+      hash = 0x811c9dc5;
+      if (code === 10) words = 0;
+    } else {
+      inWord = true;
+      hash = Math.imul(hash ^ code, 0x01000193);
+    }
+  }
+}
+
+/**
  * How many messages each phrase of the agent's and user's own words occurs in. A phrase the
  * agent has already repeated is one it tends to repeat again, so folds keep such lines first.
  */
@@ -42,7 +74,7 @@ export class PhraseIndex {
 
   addMessage(texts: readonly string[]): void {
     const seen = new Set<number>();
-    for (const text of texts) for (const line of text.split('\n')) for (const key of phraseKeys(line)) seen.add(key);
+    for (const text of texts) addPhraseKeys(text, seen);
     for (const key of seen) this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
   }
 
