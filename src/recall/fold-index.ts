@@ -1,10 +1,10 @@
 import { findIdentifiers } from '../closet/nominate-verbatim.ts';
 import { keyArgument } from '../fold/key-argument.ts';
 import { toolFamily } from '../fold/tool-family.ts';
-import type { CanonicalMessage } from '../messages/types.ts';
+import type { CanonicalMessage, ToolCall, ToolResult } from '../messages/types.ts';
 import { callTouches } from './call-touches.ts';
 import { basenameOf, normalizePath, pathsMatch } from './normalize-path.ts';
-import { pairToolCalls } from '../messages/pair-tool-calls.ts';
+import { pairToolCalls, type PairedToolCall } from '../messages/pair-tool-calls.ts';
 import { stripRecallCards } from './recall-card.ts';
 import { findPathMentions } from './path-mentions.ts';
 import type { PathTouch } from './shell-touches.ts';
@@ -89,6 +89,40 @@ function push<K>(map: Map<K, number[]>, key: K, value: number): void {
   else if (list[list.length - 1] !== value) list.push(value);
 }
 
+/** What one call and its result say (key argument, files, mentions, identifiers), read once per pair. */
+interface PairReading {
+  readonly result: ToolResult | null;
+  readonly identifierCap: number;
+  readonly resultText: string;
+  readonly key: string;
+  readonly targets: readonly PathTouch[];
+  readonly targetSet: ReadonlySet<string>;
+  readonly mentionedPaths: readonly string[];
+  readonly identifiers: readonly string[];
+}
+
+// an index is rebuilt at every epoch over everything folded so far: each pair is read only once
+const readings = new WeakMap<ToolCall, PairReading>();
+
+function readPair(pair: PairedToolCall, identifierCap: number): PairReading {
+  const cached = readings.get(pair.call);
+  if (cached && cached.result === pair.result && cached.identifierCap === identifierCap) return cached;
+  const resultText = stripRecallCards(pair.result?.text ?? '');
+  const key = keyArgument(toolFamily(pair.call.name), pair.call.input);
+  const targets = callTouches(pair.call);
+  const targetSet = new Set(targets.map((touch) => touch.path));
+  const mentionedPaths = findPathMentions(resultText, false).filter((path) => !targetSet.has(path));
+  const identifiers: string[] = [];
+  for (const identifier of findIdentifiers(`${key}\n${resultText}`)) {
+    if (identifier.kind === 'path') continue;
+    identifiers.push(identifier.value);
+    if (identifiers.length >= identifierCap) break;
+  }
+  const reading = { result: pair.result, identifierCap, resultText, key, targets, targetSet, mentionedPaths, identifiers };
+  readings.set(pair.call, reading);
+  return reading;
+}
+
 export function buildFoldIndex(messages: readonly CanonicalMessage[], foldedRanges: ReadonlyArray<readonly [number, number]>, options: FoldIndexOptions = {}): FoldIndex {
   const conclusionChars = options.conclusionChars ?? 300;
   const identifierCap = options.identifiersPerEntry ?? 400;
@@ -100,18 +134,9 @@ export function buildFoldIndex(messages: readonly CanonicalMessage[], foldedRang
   const identifiers = new Map<string, number[]>();
   for (const pair of pairToolCalls(messages)) {
     if (!folded(pair.messageIndex)) continue;
-    const resultText = stripRecallCards(pair.result?.text ?? '');
-    const key = keyArgument(toolFamily(pair.call.name), pair.call.input);
-    const targets = callTouches(pair.call);
-    const targetSet = new Set(targets.map((touch) => touch.path));
-    const mentionedPaths = findPathMentions(resultText, false).filter((path) => !targetSet.has(path));
+    const { resultText, key, targets, targetSet, mentionedPaths, identifiers: found } = readPair(pair, identifierCap);
+    // the agent's reading of a result may come after the last index: worked out on every build
     const conclusion = pair.resultIndex === null ? { text: '', index: null } : conclusionAfter(messages, pair.resultIndex, conclusionChars);
-    const found: string[] = [];
-    for (const identifier of findIdentifiers(`${key}\n${resultText}`)) {
-      if (identifier.kind === 'path') continue;
-      found.push(identifier.value);
-      if (found.length >= identifierCap) break;
-    }
     const position = entries.length;
     entries.push({
       id: pair.id,
