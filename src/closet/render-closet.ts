@@ -55,12 +55,16 @@ export interface ClosetOptions {
   readonly userLaneFraction?: number;
 }
 
+/** Renders a closet of prepared candidates for one view: what it already holds and the budget. */
+export type ClosetRenderer = (options: ClosetOptions) => string;
+
 /**
  * The Coordinate Closet: exact identifiers not already in the view, ranked by kind, recency,
  * use and whether the agent itself used them, each opaque value with a context label
- * (`7fd5835b ⟦changelog_id⟧`), within a token budget. Empty when nothing is missing.
+ * (`7fd5835b ⟦changelog_id⟧`), within a token budget. Empty when nothing is missing. The ranking
+ * is worked out once here; a fold that tries several budgets only filters and fills.
  */
-export function renderClosetFrom(occurrences: Iterable<ClosetOccurrence>, start: number, end: number, options: ClosetOptions): string {
+export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: number, end: number): ClosetRenderer {
   const candidates = new Map<string, Candidate>();
   for (const occurrence of occurrences) {
     const entry = candidates.get(occurrence.value);
@@ -88,24 +92,41 @@ export function renderClosetFrom(occurrences: Iterable<ClosetOccurrence>, start:
     scores.set(candidate, KIND_WEIGHT[candidate.kind] + (20 * (candidate.last - start)) / span + Math.min(10, candidate.uses * 2) + (candidate.byAgent ? 15 : 0) - spam);
   }
   const score = (candidate: Candidate) => scores.get(candidate) ?? 0;
-  const ranked = [...candidates.values()].filter((candidate) => !options.isPresent(candidate.value)).sort((a, b) => score(b) - score(a) || a.last - b.last || (a.value < b.value ? -1 : 1));
-  const userBudget = options.budgetTokens * (options.userLaneFraction ?? 0.25);
-  const items: string[] = [];
-  let used = 0;
-  let userUsed = 0;
-  for (const candidate of ranked) {
-    const label = OPAQUE.has(candidate.kind) ? extractVerbatimContextLabel(candidate.source, candidate.value) : undefined;
-    const item = label ? `${candidate.value} ⟦${label}⟧` : candidate.value;
-    const cost = estimateTokens(item) + 1;
-    if (used + cost > options.budgetTokens) continue;
-    if (candidate.fromUser && !candidate.byAgent) {
-      if (userUsed + cost > userBudget) continue;
-      userUsed += cost;
+  const ranked = [...candidates.values()].sort((a, b) => score(b) - score(a) || a.last - b.last || (a.value < b.value ? -1 : 1));
+  // each candidate's rendering and size, on first need
+  const items = new Map<Candidate, { item: string; cost: number }>();
+  const itemOf = (candidate: Candidate) => {
+    let entry = items.get(candidate);
+    if (!entry) {
+      const label = OPAQUE.has(candidate.kind) ? extractVerbatimContextLabel(candidate.source, candidate.value) : undefined;
+      const item = label ? `${candidate.value} ⟦${label}⟧` : candidate.value;
+      items.set(candidate, (entry = { item, cost: estimateTokens(item) + 1 }));
     }
-    used += cost;
-    items.push(item);
-  }
-  return items.length ? `${CLOSET_MARK} ${items.join(' · ')}` : '';
+    return entry;
+  };
+  return (options) => {
+    const userBudget = options.budgetTokens * (options.userLaneFraction ?? 0.25);
+    const kept: string[] = [];
+    let used = 0;
+    let userUsed = 0;
+    for (const candidate of ranked) {
+      if (options.isPresent(candidate.value)) continue;
+      const { item, cost } = itemOf(candidate);
+      if (used + cost > options.budgetTokens) continue;
+      if (candidate.fromUser && !candidate.byAgent) {
+        if (userUsed + cost > userBudget) continue;
+        userUsed += cost;
+      }
+      used += cost;
+      kept.push(item);
+    }
+    return kept.length ? `${CLOSET_MARK} ${kept.join(' · ')}` : '';
+  };
+}
+
+/** One closet of `occurrences` (see prepareCloset). */
+export function renderClosetFrom(occurrences: Iterable<ClosetOccurrence>, start: number, end: number, options: ClosetOptions): string {
+  return prepareCloset(occurrences, start, end)(options);
 }
 
 /** The closet of messages [start, end) of a transcript. */

@@ -1,4 +1,4 @@
-import { renderClosetFrom, type ClosetOccurrence } from '../closet/render-closet.ts';
+import { prepareCloset, type ClosetOccurrence } from '../closet/render-closet.ts';
 import { sealContents } from './band-contents.ts';
 import type { TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
@@ -148,7 +148,7 @@ export function buildBand(request: BandRequest): Band {
   const candidates = candidateLines(messages, start, end, SKELETON_WIDTH, request.phrases, request.weights, request.pinned);
   const lines = guaranteeNewestCalls(candidates.lines, (request.callShare ?? 0.25) * (budgetTokens - introTokens));
   const omissionReserve = 40;
-  const occurrences = closetOccurrences(lines, candidates.closetOnly);
+  const closetOf = prepareCloset(closetOccurrences(lines, candidates.closetOnly), start, end);
   const closetBudget = Math.max(0, request.closetFraction * budgetTokens);
   const lineTokens = request.lineTokens ?? new LineTokenCache(countTokens);
   const measure = (text: string) => messageTokensUpperBound(request.userRole, text, lineTokens);
@@ -167,7 +167,7 @@ export function buildBand(request: BandRequest): Band {
     const omitted = omittedCallsLine(lines, new Set(picked));
     const pickedIdentifiers = new Set(picked.flatMap((line) => line.identifiers.map((identifier) => identifier.value)));
     const body = [omitted, renderLines(picked)].filter(Boolean).join('\n');
-    const closet = renderClosetFrom(occurrences, start, end, {
+    const closet = closetOf({
       budgetTokens: closetBudget,
       isPresent: (value) => request.presentIdentifiers.has(value) || pickedIdentifiers.has(value),
     });
