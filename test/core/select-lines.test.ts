@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FoldLine } from '../../src/fold/fold-line.ts';
 import { guaranteeNewestCalls } from '../../src/fold/build-band.ts';
 import { renderLines } from '../../src/fold/render-lines.ts';
-import { selectLines } from '../../src/fold/select-lines.ts';
+import { createLineSelector, selectLines } from '../../src/fold/select-lines.ts';
 import { estimateTokens } from '../../src/text/estimate-tokens.ts';
 import { phraseKeys } from '../../src/text/phrase-index.ts';
 
@@ -52,6 +52,20 @@ describe('selectLines', () => {
   it('drops a line whose every phrase the view holds', () => {
     const present = new Set(phraseKeys(later));
     expect(selectLines([line(later)], 1_000, { presentPhrases: present, presentLines: nothing, recency: 0 })).toEqual([]);
+  });
+
+  it('one selector tried at several budgets picks exactly what a fresh selection picks at each', () => {
+    // forty lines that share some phrases with each other, so picks change what is left worth picking
+    const lines = Array.from({ length: 40 }, (_, n) => {
+      const text = Array.from({ length: 6 + (n % 7) }, (_, k) => `w${(n * 5 + k * (1 + (n % 3))) % 60}`).join(' ');
+      return { ...line(text, n % 5 === 0 ? 'output' : 'assistant', 1 + (n % 3)), mandatory: n === 13 };
+    });
+    const context = { presentPhrases: new Set(phraseKeys(lines[7].text)), presentLines: nothing, recency: 0.5 };
+    const select = createLineSelector(lines, context);
+    for (const [budget, scale] of [[120, 1], [60, 0.7], [240, 1.3], [120, 1]] as const) {
+      expect(renderLines(select(budget, scale))).toBe(renderLines(selectLines(lines, budget, context, scale)));
+    }
+    expect(select(240, 1).length).toBeGreaterThan(select(60, 1).length);
   });
 });
 
