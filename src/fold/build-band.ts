@@ -130,8 +130,8 @@ function closetOccurrences(lines: readonly FoldLine[], closetOnly: readonly Clos
 /** One try at filling the band's budget. */
 interface Attempt {
   readonly text: string;
-  /** The text outside the picked lines: header, omitted calls, closet. */
-  readonly frame: string;
+  readonly omitted: string;
+  readonly closet: string;
   readonly tokens: number;
   readonly picked: FoldLine[];
 }
@@ -173,12 +173,11 @@ export function buildBand(request: BandRequest): Band {
     });
     const text = [intro, body, closet].filter(Boolean).join('\n');
     const tokens = measure(text);
-    const frame = [intro, omitted, closet].filter(Boolean).join('\n');
-    if (!smallest || tokens < smallest.tokens) smallest = { text, frame, tokens, picked };
+    if (!smallest || tokens < smallest.tokens) smallest = { text, omitted, closet, tokens, picked };
     const estimated = picked.reduce((sum, line) => sum + line.estimate, 0);
     const real = tokens - introTokens - (closet ? estimateTokens(closet) : 0);
     if (tokens <= budgetTokens && (!best || tokens > best.tokens)) {
-      best = { text, frame, tokens, picked };
+      best = { text, omitted, closet, tokens, picked };
       bestScale = estimated > 0 && real > 0 ? real / estimated : scale;
     }
     // under budget, the same pick again means the same scale and budget next time: nothing left to try
@@ -193,6 +192,7 @@ export function buildBand(request: BandRequest): Band {
   }
   best ??= smallest as Attempt;
   const band: Band = { start, end, text: best.text, tokens: best.tokens, lineKeys: best.picked.map((line) => line.key), estimateScale: bestScale };
-  sealContents(band, best.picked, best.frame);
+  // the text outside the picked lines: header, omitted calls, closet
+  sealContents(band, best.picked, [intro, best.omitted, best.closet].filter(Boolean).join('\n'));
   return band;
 }

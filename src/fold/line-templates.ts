@@ -5,6 +5,7 @@ import { estimateTokens } from '../text/estimate-tokens.ts';
 import { phraseKeys } from '../text/phrase-index.ts';
 import type { FoldLineKind } from './fold-line.ts';
 import { LINE_PREFIX } from './fold-line.ts';
+import { ADDED_LINE } from './line-value.ts';
 import { keyArgument } from './key-argument.ts';
 import { toolFamily } from './tool-family.ts';
 import { isErrorLine } from './tool-outcome.ts';
@@ -23,7 +24,6 @@ const WINDOW = 80;
 const OUTPUT_TELLING_LINES = 120;
 const OUTPUT_PLAIN_HEAD = 30;
 const OUTPUT_PLAIN_TAIL = 10;
-const ADDED_DIFF_LINE = /^\s*(\d+\s*)?\+(?!\+)/;
 export const IDENTIFIER_HINT = /[0-9a-f]{7,}|\/[\w.-]+\.\w|\w_\w+_\w|[a-z][A-Z][a-z]+[A-Z]|:\d{2,5}\b|\w=\d|#\d/;
 
 const NEEDS_COLLAPSE = /\s\s|[\t\r\n]|^\s|\s$/;
@@ -192,7 +192,7 @@ export function outputTemplates(result: ToolResult): LineTemplate[] {
       }
       let kind: FoldLineKind | undefined;
       if (isErrorLine(text)) kind = 'error';
-      else if (IDENTIFIER_HINT.test(trimmed) || ADDED_DIFF_LINE.test(text)) kind = 'output';
+      else if (IDENTIFIER_HINT.test(trimmed) || ADDED_LINE.test(text)) kind = 'output';
       else if ((n < OUTPUT_PLAIN_HEAD || n >= lines.length - OUTPUT_PLAIN_TAIL) && wordCount(trimmed) >= 4) kind = 'output';
       if (!kind) continue;
       telling++;

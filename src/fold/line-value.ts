@@ -45,7 +45,7 @@ export const DEFAULT_LINE_VALUE_WEIGHTS: LineValueWeights = {
 };
 
 /** A line a diff adds: the agent's own writing, as an edit tool echoes it back. */
-const ADDED_LINE = /^\s*(\d+\s*)?\+(?!\+)/;
+export const ADDED_LINE = /^\s*(\d+\s*)?\+(?!\+)/;
 const REMOVED_LINE = /^\s*(\d+\s*)?-(?!-)\s/;
 
 /** Share of a line's phrases that the agent's and user's messages hold at least `times` times. */

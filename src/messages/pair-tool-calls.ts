@@ -1,4 +1,4 @@
-import type { CanonicalMessage, ToolCall, ToolResult } from '../messages/types.ts';
+import type { CanonicalMessage, ToolCall, ToolResult } from './types.ts';
 
 export interface PairedToolCall {
   /** `<message index>.<position>`: stable across re-reads of the same history. */

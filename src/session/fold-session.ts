@@ -276,7 +276,8 @@ export class FoldSession {
     const tail: ProviderMessage[] = [];
     let card = 0;
     // clips are rare: most calls look none up
-    const clipping = Object.keys(state.clipped).length > 0;
+    const clips = Object.entries(state.clipped);
+    const clipping = clips.length > 0;
     for (let index = state.coveredEnd; index < history.length; index++) {
       const clip = clipping ? state.clipped[String(index)] : undefined;
       tail.push(clip === undefined ? history[index] : clipProviderMessage(history[index], clip.maxChars));
@@ -291,7 +292,7 @@ export class FoldSession {
     const coveredEnd = Math.min(state.coveredEnd, transcript.length);
     const rawChars = transcript.charsBetween(0, transcript.length);
     let clippedChars = 0;
-    for (const [index, clip] of Object.entries(state.clipped)) clippedChars += Math.max(0, transcript.charsBetween(Number(index), Number(index) + 1) - clip.maxChars);
+    for (const [index, clip] of clips) clippedChars += Math.max(0, transcript.charsBetween(Number(index), Number(index) + 1) - clip.maxChars);
     const viewChars = this.prefixChars + transcript.charsBetween(coveredEnd, transcript.length) - clippedChars;
     return {
       messages,

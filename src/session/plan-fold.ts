@@ -90,9 +90,8 @@ function headPhrases(transcript: Transcript, headEnd: number): Pick<ReadonlySet<
 }
 
 /** Lines, phrases and identifiers the view already holds before a new band: head, seed and older bands. */
-function presentIn(seedText: string, bands: readonly Band[], head: Pick<ReadonlySet<number>, 'has'>) {
+function presentIn(seedIdentifiers: ReadonlySet<string>, bands: readonly Band[], head: Pick<ReadonlySet<number>, 'has'>) {
   const contents = bands.map(contentsOf);
-  const seedIdentifiers = new Set<string>(seedText ? findIdentifiers(seedText).map((identifier) => identifier.value) : []);
   return {
     lines: unionOf(contents.map((item) => item.lines)),
     phrases: unionOf([head, ...contents.map((item) => item.phrases)]),
@@ -119,13 +118,13 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
   const fixedTokens = transcript.tokensBetween(0, input.headEnd) + (input.seed?.tokens ?? 0);
   const last = lastCut(transcript, Math.max(input.coveredEnd, foldStart));
   const bandsTokens = (bands: readonly Band[]) => bands.reduce((sum, band) => sum + band.tokens + input.ackTokens, 0);
-  const seedText = input.seed?.text ?? '';
+  const seedIdentifiers = new Set<string>(input.seed ? findIdentifiers(input.seed.text).map((identifier) => identifier.value) : []);
   const pinned = latestInstruction(transcript);
   const head = headPhrases(transcript, input.headEnd);
   const band = (start: number, stop: number, budget: number, previous: readonly Band[]): Band | null => {
     const rawTokens = transcript.tokensBetween(start, stop);
     if (stop <= start || budget <= 0) return null;
-    const present = presentIn(seedText, previous, head);
+    const present = presentIn(seedIdentifiers, previous, head);
     const built = buildBand({
       messages: transcript.messages,
       start,
