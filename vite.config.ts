@@ -22,9 +22,11 @@ export default defineConfig({
         'task-rail': entry('src/task-rail/index.ts'),
         recall: entry('src/recall/index.ts'),
         tokens: entry('src/tokens/index.ts'),
+        'storage-memory': entry('src/storage/memory.ts'),
+        'storage-durable-object': entry('src/storage/durable-object.ts'),
       },
       formats: ['es'],
     },
-    rollupOptions: { external: [/^gpt-tokenizer(\/.*)?$/, /^node:/] },
+    rollupOptions: { external: [/^gpt-tokenizer(\/.*)?$/, /^idb(\/.*)?$/, /^node:/] },
   },
 });
