@@ -49,10 +49,16 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
     // already gone
   }
 }
-// a test runner that exits early must not leave workerd behind
+// a runner that exits early, or is stopped by a signal, must not leave workerd behind
 process.once('exit', () => {
   for (const child of running) killGroup(child, 'SIGKILL');
 });
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    for (const child of running) killGroup(child, 'SIGKILL');
+    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+  });
+}
 
 export async function startWranglerDev(options: WranglerDevOptions): Promise<WranglerDev> {
   const port = options.port ?? (await freePort());
