@@ -39,6 +39,28 @@ export function keyArgument(family: ToolFamily, input: unknown): string {
   return argumentValues(input);
 }
 
+/** Short one-line values read whole after the key argument; longer ones are lines of their own. */
+const SHORT_VALUE_CHARS = 120;
+
+/**
+ * The short values that follow the key argument in the order the agent wrote them (a shell
+ * command's description and timeout), joined as the engine reads arguments: when the key is the
+ * first value and every other value is a short one-line scalar, the call reads as the agent
+ * wrote it. Empty otherwise.
+ */
+export function trailingValues(family: ToolFamily, input: unknown): string {
+  if (!isRecord(input)) return '';
+  const entries = Object.values(input);
+  if (entries.length < 2 || scalar(entries[0]) !== keyArgument(family, input)) return '';
+  const rest: string[] = [];
+  for (const value of entries.slice(1)) {
+    const text = scalar(value);
+    if (text === undefined || text.length > SHORT_VALUE_CHARS || text.includes('\n')) return '';
+    if (text !== '') rest.push(text);
+  }
+  return rest.join(' ');
+}
+
 /** Extra detail a named renderer adds after the key argument (read range, edit first lines). */
 export function argumentDetail(family: ToolFamily, input: unknown): string {
   if (!isRecord(input)) return '';
