@@ -24,6 +24,8 @@ export default defineConfig({
         tokens: entry('src/tokens/index.ts'),
         'storage-memory': entry('src/storage/memory.ts'),
         'storage-durable-object': entry('src/storage/durable-object.ts'),
+        'storage-indexeddb': entry('src/storage/indexeddb.ts'),
+        'storage-kv': entry('src/storage/kv.ts'),
       },
       formats: ['es'],
     },
