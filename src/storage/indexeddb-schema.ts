@@ -1,6 +1,6 @@
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type { Episode } from '../episodes/types.ts';
-import { episodeBasenames } from './episode-lookup.ts';
+import { episodeOrderKey, episodePathsByBasename, type EpisodeOrderKey } from './episode-lookup.ts';
 import { checkEpisodeShape, encodeEpisode, encodeSession } from './record-format.ts';
 
 /**
@@ -13,8 +13,9 @@ import { checkEpisodeShape, encodeEpisode, encodeSession } from './record-format
  * Version 2 (now): every record is JSON text in `text` (so IndexedDB holds what every other backend
  * holds, corruption is detectable and a read is always a fresh object), beside the keys its
  * indexes need. The indexes answer recall's queries in its own order, newest first:
- * - `by-path` (multiEntry over `pathKeys`, one `[basename, ...order]` per file basename): recall by
- *   path walks one basename's range in newest-first order and can stop after `limit` matches;
+ * - `by-path` (multiEntry over `pathKeys`, one `[basename, ...order, path]` per file): recall by path
+ *   walks one basename's keys newest first, matches the path inside the key, reads only the values
+ *   of matches and stops after `limit` of them;
  * - `newest` (over `order`): `list()` newest first;
  * - `by-session` (over `sessionOrder`, `[sessionId, ...order]`): one session's episodes, newest first.
  * `order` sorts exactly as `compareEpisodesNewestFirst`: known times first (newest first), then
@@ -22,9 +23,8 @@ import { checkEpisodeShape, encodeEpisode, encodeSession } from './record-format
  */
 export const INDEXEDDB_SCHEMA_VERSION = 2;
 
-/** `[0, -time]` for a known time (newest first), `[1, 0]` without one; then sessionId, -startIndex, id. */
-export type EpisodeOrderKey = [number, number, string, number, string];
-export type EpisodePathKey = [string, number, number, string, number, string];
+/** `[basename, ...order, normalised path]`: recall filters on the path in the key before reading a value. */
+export type EpisodePathKey = [string, number, number, string, number, string, string];
 export type EpisodeSessionKey = [string, number, number, string, number, string];
 
 export interface EpisodeRow {
@@ -46,14 +46,11 @@ export interface WarpfoldDatabase extends DBSchema {
   rails: { key: string; value: TextRow };
 }
 
-export function episodeOrderKey(episode: Episode): EpisodeOrderKey {
-  const time = episode.span.endedAt ?? episode.span.startedAt;
-  return [time === undefined ? 1 : 0, time === undefined ? 0 : -time, episode.sessionId, -episode.span.startIndex, episode.id];
-}
-
 export function episodeRow(episode: Episode, text: string): EpisodeRow {
   const order = episodeOrderKey(episode);
-  return { id: episode.id, text, order, sessionOrder: [episode.sessionId, ...order], pathKeys: episodeBasenames(episode).map((basename): EpisodePathKey => [basename, ...order]) };
+  const pathKeys: EpisodePathKey[] = [];
+  for (const [basename, paths] of episodePathsByBasename(episode)) for (const path of paths) pathKeys.push([basename, ...order, path]);
+  return { id: episode.id, text, order, sessionOrder: [episode.sessionId, ...order], pathKeys };
 }
 
 /** Every key of one basename in `by-path` (arrays sort after every number and string). */

@@ -16,7 +16,8 @@ import { openDB, type IDBPDatabase } from 'idb';
 import type { EpisodeStore } from '../episodes/episode-store.ts';
 import type { Episode } from '../episodes/types.ts';
 import type { TaskRail } from '../task-rail/types.ts';
-import { findLimit, newestFirst, selectByPaths, touchesAny, wantedPaths } from './episode-lookup.ts';
+import { findLimit, newestFirst, rankIndexEntries, takeRankedAsync, wantedPaths, type PathIndexEntry } from './episode-lookup.ts';
+import { pathsMatch } from '../recall/normalize-path.ts';
 import { episodeRow, INDEXEDDB_SCHEMA_VERSION, pathRange, sessionRange, upgradeSchema, type WarpfoldDatabase } from './indexeddb-schema.ts';
 import { checkExpectedVersion, checkId, corruptionReporter, decodeEpisode, decodeRail, decodeSession, encodeEpisode, encodeRail, encodeSession, jsonText } from './record-format.ts';
 import { sortIds } from './sort-ids.ts';
@@ -153,20 +154,21 @@ export function createIndexedDbStore(options: IndexedDbStoreOptions): IndexedDbS
       const wanted = wantedPaths(paths);
       if (limit === 0 || wanted.paths.length === 0) return [];
       return operation('episodes.findByPaths', async (db, found) => {
-        const index = db.transaction('episodes').store.index('by-path');
-        const candidates: Episode[] = [];
+        const store = db.transaction('episodes').store;
+        const index = store.index('by-path');
+        const entries: PathIndexEntry[] = [];
         for (const basename of wanted.basenames) {
-          // the range comes newest first: stop once this basename gave `limit` matches
-          let matches = 0;
-          for (let cursor = await index.openCursor(pathRange(basename)); cursor && matches < limit; cursor = await cursor.continue()) {
-            const episode = readEpisode(cursor.value, found);
-            if (episode && touchesAny(episode, wanted.paths)) {
-              candidates.push(episode);
-              matches++;
-            }
+          // keys come newest first and carry the path: filter on the key, stop after `limit` episodes
+          const matched = new Set<string>();
+          for (let cursor = await index.openKeyCursor(pathRange(basename)); cursor && matched.size < limit; cursor = await cursor.continue()) {
+            const key = cursor.key;
+            const path = key[6];
+            if (!wanted.paths.some((want) => pathsMatch(path, want))) continue;
+            matched.add(cursor.primaryKey);
+            entries.push({ id: cursor.primaryKey, paths: [path], order: [key[1], key[2], key[3], key[4], key[5]] });
           }
         }
-        return selectByPaths(candidates, wanted.paths, limit);
+        return takeRankedAsync(rankIndexEntries(entries, wanted.paths), wanted.paths, limit, async (id) => readEpisode(await store.get(id), found));
       });
     },
     async list(listOptions) {

@@ -3,7 +3,8 @@
  *
  * Layout under the optional `prefix`: `episode/<id>`, `session/<id>` and `rail/<id>` hold one record
  * each; `episode-path/<basename>/<id>` (empty values) index episodes by file basename, which is
- * how recall looks them up. A record is always one value, so it is never half-written; an index
+ * how recall looks them up; their metadata holds the episode's paths and order, so recall ranks
+ * candidates from one `list()` and reads only the records it returns. A record is always one value, so it is never half-written; an index
  * key may outlive its episode for a moment, and lookups re-check every record they read.
  *
  * Limits honoured: a value over 25 MiB is refused with `ValueTooLargeError` and a key over 512 bytes
@@ -23,15 +24,16 @@
  * session that several writers share in a Durable Object (`warpfold/storage/durable-object`); KV
  * suits episodes and rails read far more often than written, and one writer per session.
  *
- * Cost: `findByPaths` and `list` read every candidate record (one `get` each), and a Worker invocation
- * may make only so many KV operations (1,000 on the paid plan at the time of writing), so a namespace
- * with thousands of episodes per basename is better served by the Durable Object store.
+ * Cost: `findByPaths` makes one `list()` per 1,000 index keys of each basename, then one `get` per
+ * episode it returns; `list` reads every record (one `get` each). A Worker invocation may make only so
+ * many KV operations (1,000 on the paid plan at the time of writing), so listing thousands of
+ * episodes in one request is better served by the Durable Object store.
  */
 import type { EpisodeStore } from '../episodes/episode-store.ts';
 import type { Episode } from '../episodes/types.ts';
 import type { TaskRail } from '../task-rail/types.ts';
 import { fnv1a } from '../text/hash.ts';
-import { episodeBasenames, findLimit, newestFirst, selectByPaths, wantedPaths } from './episode-lookup.ts';
+import { episodeBasenames, episodeOrderKey, episodePathsByBasename, findLimit, newestFirst, rankIndexEntries, selectByPaths, takeRankedAsync, wantedPaths, type EpisodeOrderKey, type PathIndexEntry } from './episode-lookup.ts';
 import { checkKey, checkValue, fitsKey, KV_LIST_PAGE_SIZE } from './kv-limits.ts';
 import { checkExpectedVersion, checkId, corruptionReporter, decodeEpisode, decodeRail, decodeSession, encodeEpisode, encodeRail, encodeSession, jsonText } from './record-format.ts';
 import { sortIds } from './sort-ids.ts';
@@ -46,14 +48,28 @@ export { KV_LIST_PAGE_SIZE, KV_MAX_KEY_BYTES, KV_MAX_VALUE_BYTES } from './kv-li
 /** The part of a `KVNamespace` binding this store uses. */
 export interface KvNamespaceLike {
   get(key: string): Promise<string | null>;
-  put(key: string, value: string): Promise<void>;
+  put(key: string, value: string, options?: { metadata?: unknown }): Promise<void>;
   delete(key: string): Promise<void>;
-  list(options: { prefix: string; cursor?: string | null; limit?: number }): Promise<{ keys: ReadonlyArray<{ name: string }>; list_complete: boolean; cursor?: string }>;
+  list(options: { prefix: string; cursor?: string | null; limit?: number }): Promise<{ keys: ReadonlyArray<{ name: string; metadata?: unknown }>; list_complete: boolean; cursor?: string }>;
 }
 
 export interface KvStoreOptions extends StorageOptions {
   /** Put before every key, so several stores can share one namespace (e.g. `app-1/`). */
   readonly prefix?: string;
+}
+
+/** KV holds at most 1,024 bytes of metadata per key; longer paths go without and their records are read. */
+const KV_MAX_METADATA_BYTES = 1_024;
+
+function indexMetadata(paths: readonly string[], order: EpisodeOrderKey): { p: readonly string[]; o: EpisodeOrderKey } | undefined {
+  const metadata = { p: paths, o: order };
+  return new TextEncoder().encode(JSON.stringify(metadata)).length <= KV_MAX_METADATA_BYTES ? metadata : undefined;
+}
+
+function readIndexMetadata(id: string, metadata: unknown): PathIndexEntry | undefined {
+  const value = metadata as { p?: unknown; o?: unknown } | null | undefined;
+  if (!value || !Array.isArray(value.p) || !value.p.every((path) => typeof path === 'string') || !Array.isArray(value.o) || value.o.length !== 5) return undefined;
+  return { id, paths: value.p as string[], order: value.o as EpisodeOrderKey };
 }
 
 export function createKvStore(namespace: KvNamespaceLike, options: KvStoreOptions = {}): WarpfoldStorage {
@@ -68,17 +84,18 @@ export function createKvStore(namespace: KvNamespaceLike, options: KvStoreOption
     return fitsKey(`${plain}${'x'.repeat(64)}`) ? plain : `${prefix}episode-path-hash/${fnv1a(basename).toString(36)}/`;
   };
 
-  /** Every key under `keyPrefix`, page by page along the cursor. */
-  const keysUnder = async (keyPrefix: string): Promise<string[]> => {
-    const names: string[] = [];
+  /** Every key under `keyPrefix` (without it) and its metadata, page by page along the cursor. */
+  const entriesUnder = async (keyPrefix: string): Promise<Array<{ name: string; metadata?: unknown }>> => {
+    const entries: Array<{ name: string; metadata?: unknown }> = [];
     let cursor: string | undefined;
     for (;;) {
       const page = await namespace.list({ prefix: keyPrefix, limit: KV_LIST_PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
-      for (const key of page.keys) names.push(key.name.slice(keyPrefix.length));
-      if (page.list_complete || !page.cursor) return names;
+      for (const key of page.keys) entries.push({ name: key.name.slice(keyPrefix.length), metadata: key.metadata });
+      if (page.list_complete || !page.cursor) return entries;
       cursor = page.cursor;
     }
   };
+  const keysUnder = async (keyPrefix: string): Promise<string[]> => (await entriesUnder(keyPrefix)).map((entry) => entry.name);
   const readEpisode = async (id: string): Promise<Episode | undefined> => {
     const key = episodeKey(id);
     const text = await namespace.get(key);
@@ -120,8 +137,10 @@ export function createKvStore(namespace: KvNamespaceLike, options: KvStoreOption
       // every record and key is checked before the first write
       const prepared = list.map((episode) => {
         const key = episodeKey(checkId(episode?.id, 'episode.id'));
-        const basenames = episodeBasenames(episode);
-        return { id: episode.id, key, text: checkValue(key, encodeEpisode(episode)), basenames, indexKeys: basenames.map((basename) => checkKey(pathPrefix(basename) + episode.id)) };
+        const byBasename = episodePathsByBasename(episode);
+        const order = episodeOrderKey(episode);
+        const index = [...byBasename].map(([basename, paths]) => ({ key: checkKey(pathPrefix(basename) + episode.id), metadata: indexMetadata(paths, order) }));
+        return { id: episode.id, key, text: checkValue(key, encodeEpisode(episode)), basenames: [...byBasename.keys()], index };
       });
       // the last of several copies of one id wins, as in a sequential put; distinct ids go in parallel
       const byId = new Map(prepared.map((episode) => [episode.id, episode]));
@@ -129,7 +148,7 @@ export function createKvStore(namespace: KvNamespaceLike, options: KvStoreOption
         [...byId.values()].map(async (episode) => {
           const before = await storedBasenames(episode.id);
           // index first, record second, stale index last: a reader between steps sees old or new, never neither
-          await Promise.all(episode.indexKeys.map((key) => namespace.put(key, '')));
+          await Promise.all(episode.index.map((entry) => namespace.put(entry.key, '', entry.metadata === undefined ? undefined : { metadata: entry.metadata })));
           await namespace.put(episode.key, episode.text);
           const stale = before.filter((basename) => !episode.basenames.includes(basename));
           await Promise.all(stale.map((basename) => namespace.delete(pathPrefix(basename) + episode.id)));
@@ -143,9 +162,17 @@ export function createKvStore(namespace: KvNamespaceLike, options: KvStoreOption
       const limit = findLimit(findOptions);
       const wanted = wantedPaths(paths);
       if (limit === 0 || wanted.paths.length === 0) return [];
-      const ids = new Set<string>();
-      for (const basename of wanted.basenames) for (const id of await keysUnder(pathPrefix(basename))) ids.add(id);
-      return selectByPaths(await readAll(ids), wanted.paths, limit);
+      // index keys carry each episode's paths and order, so only the best-ranked records are read
+      const entries: PathIndexEntry[] = [];
+      const unranked = new Set<string>();
+      for (const basename of wanted.basenames)
+        for (const { name, metadata } of await entriesUnder(pathPrefix(basename))) {
+          const entry = readIndexMetadata(name, metadata);
+          if (entry) entries.push(entry);
+          else unranked.add(name);
+        }
+      if (unranked.size > 0) return selectByPaths(await readAll(new Set([...unranked, ...entries.map((entry) => entry.id)])), wanted.paths, limit);
+      return takeRankedAsync(rankIndexEntries(entries, wanted.paths), wanted.paths, limit, readEpisode);
     },
     async list(listOptions) {
       const all = await readAll(await keysUnder(`${prefix}episode/`));
