@@ -31,6 +31,8 @@ export default defineConfig({
         'providers/claude-cli': entry('src/providers/claude-cli/index.ts'),
         'providers/codex-cli': entry('src/providers/codex-cli/index.ts'),
         'providers/gemini-cli': entry('src/providers/gemini-cli/index.ts'),
+        'storage-indexeddb': entry('src/storage/indexeddb.ts'),
+        'storage-kv': entry('src/storage/kv.ts'),
       },
       formats: ['es'],
     },

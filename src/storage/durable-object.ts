@@ -13,7 +13,7 @@
 import type { Episode } from '../episodes/types.ts';
 import type { EpisodeStore } from '../episodes/episode-store.ts';
 import type { TaskRail } from '../task-rail/types.ts';
-import { episodeBasenames, findLimit, newestFirst, selectByPaths, wantedPaths } from './episode-lookup.ts';
+import { episodeOrderKey, episodePathsByBasename, findLimit, newestFirst, rankIndexEntries, takeRanked, wantedPaths, type EpisodeOrderKey, type PathIndexEntry } from './episode-lookup.ts';
 import { checkExpectedVersion, checkId, corruptionReporter, decodeEpisode, decodeRail, decodeSession, encodeEpisode, encodeRail, encodeSession, jsonText } from './record-format.ts';
 import { sortIds } from './sort-ids.ts';
 import { CorruptRecordError, SessionConflictError } from './storage-errors.ts';
@@ -41,7 +41,8 @@ const SCHEMA_V1 = [
   'CREATE TABLE IF NOT EXISTS warpfold_episodes (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, record TEXT NOT NULL)',
   'CREATE INDEX IF NOT EXISTS warpfold_episodes_by_session ON warpfold_episodes (session_id)',
   // recall looks episodes up by file basename, then filters the spellings that match
-  'CREATE TABLE IF NOT EXISTS warpfold_episode_paths (basename TEXT NOT NULL, episode_id TEXT NOT NULL, PRIMARY KEY (basename, episode_id))',
+  // paths and order_key (JSON) let recall filter and rank candidates before it reads any record
+  'CREATE TABLE IF NOT EXISTS warpfold_episode_paths (basename TEXT NOT NULL, episode_id TEXT NOT NULL, paths TEXT NOT NULL, order_key TEXT NOT NULL, PRIMARY KEY (basename, episode_id))',
   'CREATE INDEX IF NOT EXISTS warpfold_episode_paths_by_episode ON warpfold_episode_paths (episode_id)',
   'CREATE TABLE IF NOT EXISTS warpfold_sessions (id TEXT PRIMARY KEY, record TEXT NOT NULL)',
   'CREATE TABLE IF NOT EXISTS warpfold_rails (id TEXT PRIMARY KEY, record TEXT NOT NULL)',
@@ -84,12 +85,12 @@ export function createDurableObjectStore(storage: DurableObjectSqlStorage, optio
 
   const episodes: EpisodeStore = {
     async put(list) {
-      const prepared = list.map((episode) => ({ id: episode.id, sessionId: episode.sessionId, text: encodeEpisode(episode), basenames: episodeBasenames(episode) }));
+      const prepared = list.map((episode) => ({ id: episode.id, sessionId: episode.sessionId, text: encodeEpisode(episode), byBasename: episodePathsByBasename(episode), order: JSON.stringify(episodeOrderKey(episode)) }));
       run((sql) => {
         for (const episode of prepared) {
           sql.exec('DELETE FROM warpfold_episode_paths WHERE episode_id = ?', episode.id);
           sql.exec('INSERT INTO warpfold_episodes (id, session_id, record) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, record = excluded.record', episode.id, episode.sessionId, episode.text);
-          for (const basename of episode.basenames) sql.exec('INSERT OR IGNORE INTO warpfold_episode_paths (basename, episode_id) VALUES (?, ?)', basename, episode.id);
+          for (const [basename, paths] of episode.byBasename) sql.exec('INSERT INTO warpfold_episode_paths (basename, episode_id, paths, order_key) VALUES (?, ?, ?, ?)', basename, episode.id, JSON.stringify(paths), episode.order);
         }
       });
     },
@@ -104,15 +105,14 @@ export function createDurableObjectStore(storage: DurableObjectSqlStorage, optio
       const wanted = wantedPaths(paths);
       if (limit === 0 || wanted.paths.length === 0) return [];
       return run((sql, found) => {
-        const candidates: Episode[] = [];
-        for (const basename of wanted.basenames) {
-          const rows = sql.exec('SELECT e.id AS id, e.record AS record FROM warpfold_episode_paths p JOIN warpfold_episodes e ON e.id = p.episode_id WHERE p.basename = ?', basename).toArray();
-          for (const row of rows) {
-            const episode = readEpisode(row, found);
-            if (episode) candidates.push(episode);
-          }
-        }
-        return selectByPaths(candidates, wanted.paths, limit);
+        const entries: PathIndexEntry[] = [];
+        for (const basename of wanted.basenames)
+          for (const row of sql.exec('SELECT episode_id, paths, order_key FROM warpfold_episode_paths WHERE basename = ?', basename).toArray())
+            entries.push({ id: String(row.episode_id), paths: JSON.parse(String(row.paths)) as string[], order: JSON.parse(String(row.order_key)) as EpisodeOrderKey });
+        return takeRanked(rankIndexEntries(entries, wanted.paths), wanted.paths, limit, (id) => {
+          const row = sql.exec('SELECT id, record FROM warpfold_episodes WHERE id = ?', id).toArray()[0];
+          return row === undefined ? undefined : readEpisode(row, found);
+        });
       });
     },
     async list(listOptions) {

@@ -5,7 +5,7 @@
  */
 import type { EpisodeStore } from '../episodes/episode-store.ts';
 import type { Episode } from '../episodes/types.ts';
-import { episodeBasenames, findLimit, newestFirst, selectByPaths, wantedPaths } from './episode-lookup.ts';
+import { episodeOrderKey, episodePathsByBasename, findLimit, newestFirst, rankIndexEntries, takeRanked, wantedPaths, type PathIndexEntry } from './episode-lookup.ts';
 import { checkExpectedVersion, checkId, corruptionReporter, decodeEpisode, decodeRail, decodeSession, encodeEpisode, encodeRail, encodeSession, jsonText } from './record-format.ts';
 import { sortIds } from './sort-ids.ts';
 import { CorruptRecordError, SessionConflictError } from './storage-errors.ts';
@@ -30,17 +30,19 @@ const RAIL = 'rail/';
 export function createMemoryStore(options: MemoryStoreOptions = {}): WarpfoldStorage {
   const records = options.records ?? new Map<string, string>();
   const report = corruptionReporter(options);
-  /** basename → episode ids; derived from the records, so a shared Map is indexed once here. */
-  const byBasename = new Map<string, Set<string>>();
+  /** basename → id → paths and order; derived from the records, so a shared Map is indexed once here. */
+  const byBasename = new Map<string, Map<string, PathIndexEntry>>();
   const indexedUnder = new Map<string, string[]>();
 
-  const index = (id: string, basenames: string[]) => {
-    unindex(id);
-    indexedUnder.set(id, basenames);
-    for (const basename of basenames) {
-      const ids = byBasename.get(basename);
-      if (ids === undefined) byBasename.set(basename, new Set([id]));
-      else ids.add(id);
+  const index = (episode: Episode) => {
+    unindex(episode.id);
+    const order = episodeOrderKey(episode);
+    const byPath = episodePathsByBasename(episode);
+    indexedUnder.set(episode.id, [...byPath.keys()]);
+    for (const [basename, paths] of byPath) {
+      const entries = byBasename.get(basename) ?? new Map<string, PathIndexEntry>();
+      entries.set(episode.id, { id: episode.id, paths, order });
+      byBasename.set(basename, entries);
     }
   };
   const unindex = (id: string) => {
@@ -61,15 +63,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): WarpfoldSto
   for (const key of records.keys()) {
     if (!key.startsWith(EPISODE)) continue;
     const decoded = decodeEpisode(key, key.slice(EPISODE.length), records.get(key));
-    if (!(decoded instanceof CorruptRecordError)) index(decoded.id, episodeBasenames(decoded));
+    if (!(decoded instanceof CorruptRecordError)) index(decoded);
   }
 
   const episodes: EpisodeStore = {
     async put(list) {
-      const prepared = list.map((episode) => ({ id: episode.id, text: encodeEpisode(episode), basenames: episodeBasenames(episode) }));
-      for (const episode of prepared) {
-        records.set(EPISODE + episode.id, episode.text);
-        index(episode.id, episode.basenames);
+      const prepared = list.map((episode) => ({ episode, text: encodeEpisode(episode) }));
+      for (const { episode, text } of prepared) {
+        records.set(EPISODE + episode.id, text);
+        index(episode);
       }
     },
     async get(id) {
@@ -78,13 +80,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): WarpfoldSto
     async findByPaths(paths, findOptions) {
       const limit = findLimit(findOptions);
       const wanted = wantedPaths(paths);
-      const candidates: Episode[] = [];
-      for (const basename of wanted.basenames)
-        for (const id of byBasename.get(basename) ?? []) {
-          const episode = readEpisode(id);
-          if (episode) candidates.push(episode);
-        }
-      return selectByPaths(candidates, wanted.paths, limit);
+      if (limit === 0 || wanted.paths.length === 0) return [];
+      const entries = wanted.basenames.flatMap((basename) => [...(byBasename.get(basename)?.values() ?? [])]);
+      return takeRanked(rankIndexEntries(entries, wanted.paths), wanted.paths, limit, readEpisode);
     },
     async list(listOptions) {
       const all: Episode[] = [];

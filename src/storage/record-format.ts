@@ -79,6 +79,16 @@ function checkEpisode(value: unknown): Episode {
   return value as unknown as Episode;
 }
 
+/** The episode when `value` has an episode's shape, else undefined. */
+export function checkEpisodeShape(value: unknown): Episode | undefined {
+  try {
+    return checkEpisode(value);
+  } catch (error) {
+    if (error instanceof Invalid) return undefined;
+    throw error;
+  }
+}
+
 /** JSON text of a value, or a typed refusal naming the field; nothing half-converted reaches a backend. */
 export function jsonText(value: unknown, field: string): string {
   let text: string | undefined;
