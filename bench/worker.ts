@@ -9,7 +9,7 @@
 // Writes bench/out/worker.{json,md} (gitignored); with --update, bench/results/worker.{json,md}.
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startWranglerDev, type WranglerDev } from '../scripts/wrangler-dev-process.ts';
@@ -68,6 +68,8 @@ export interface WorkerBenchReport {
   readonly rows: WorkerLoadRow[];
   readonly memory: WorkerMemoryResult;
   readonly measuredOn: MeasuredOn;
+  /** One-minute load average when the run began: other work on the machine inflates every latency. */
+  readonly loadAverage: number;
 }
 
 const megabytes = (bytes: number) => Math.round((bytes / (1024 * 1024)) * 10) / 10;
@@ -191,8 +193,8 @@ export function renderWorkerBench(report: WorkerBenchReport): string {
   return [
     '# Edge endpoint under load',
     '',
-    `\`wrangler dev\` on 127.0.0.1 (workerd from npm), driven over loopback HTTP by \`npm run bench:worker\`; ceiling ${formatInteger(report.ceiling)} tokens; Node ${report.measuredOn.node}, ${report.measuredOn.cores} cores (${report.measuredOn.cpu}).`,
-    'Each request is `POST /v1/sessions/:id/prepare` appending one turn (up to 3 messages) with its `prefixDigest`. *append*: the session\'s Durable Object is warm. *cold*: the object was told to forget its memory just before (an untimed call), so the request first reads the raw history and the saved fold state back from SQLite and restores the FoldSession, as a Durable Object does after eviction.',
+    `\`wrangler dev\` on 127.0.0.1 (workerd from npm), driven over loopback HTTP by \`npm run bench:worker\`; ceiling ${formatInteger(report.ceiling)} tokens; Node ${report.measuredOn.node}, ${report.measuredOn.cores} cores (${report.measuredOn.cpu}), load average ${report.loadAverage} when the run began.`,
+    'Each request is `POST /v1/sessions/:id/prepare` appending one turn (up to 3 messages) with its `prefixDigest`. *append*: the session\'s Durable Object is warm. *cold*: the object was told to drop its memory just before (an untimed call), so the request first reads the raw history and the saved fold state back from SQLite and restores the FoldSession, the work a Durable Object does after an eviction (the instance itself stays: workerd offers no reset the worker can call).',
     '',
     markdownTable(['messages', 'mode', 'clients', 'requests', 'errors', 'requests/s', 'p50 ms', 'p99 ms', 'session growth'], rows),
     '',
@@ -215,6 +217,7 @@ async function main(): Promise<void> {
   const sizes = args.sizes === 'none' ? [] : numberList(args.sizes, [100, 1_000]);
   const memoryMessages = Number(args['memory-messages'] ?? 10_000);
   const token = randomBytes(24).toString('base64url');
+  const loadAverage = Math.round(loadavg()[0] * 10) / 10;
   const directory = await mkdtemp(join(tmpdir(), 'warpfold-worker-bench-'));
   try {
     const rows: WorkerLoadRow[] = [];
@@ -231,7 +234,7 @@ async function main(): Promise<void> {
       await server?.stop();
     }
     const memory = await memoryRun(join(directory, 'memory'), token, memoryMessages);
-    const report: WorkerBenchReport = { kind: 'worker', ceiling: CEILING, rows, memory, measuredOn: measuredOn() };
+    const report: WorkerBenchReport = { kind: 'worker', ceiling: CEILING, rows, memory, measuredOn: measuredOn(), loadAverage };
     const markdown = renderWorkerBench(report);
     const written = writeResults(args.update === 'true' ? COMMITTED_RESULTS : RUN_OUTPUT, 'worker', report, markdown);
     console.log(`\n${markdown}\nwrote ${written.markdown} and ${written.json}`);
