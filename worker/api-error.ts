@@ -57,7 +57,17 @@ export class ApiError extends Error {
 /** Durable Object calls hand errors back as values: an Error's class does not survive RPC. */
 export type RpcResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ApiErrorBody };
 
-export const rpcFailure = (error: ApiError): { ok: false; error: ApiErrorBody } => ({ ok: false, error: error.body() });
+const rpcFailure = (error: ApiError): { ok: false; error: ApiErrorBody } => ({ ok: false, error: error.body() });
+
+/** Runs a Durable Object method: an ApiError becomes a failure value, anything else still throws. */
+export async function settleRpc<T>(work: () => Promise<T>): Promise<RpcResult<T>> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (error) {
+    if (error instanceof ApiError) return rpcFailure(error);
+    throw error;
+  }
+}
 
 export function unwrapRpc<T>(result: RpcResult<T>): T {
   if (result.ok) return result.value;

@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import { FoldInputError, FoldSession, FoldStateError, type FoldStats, type ProviderMessage } from '../src/index.ts';
-import { ApiError, rpcFailure, type RpcResult } from './api-error.ts';
+import { ApiError, settleRpc, type RpcResult } from './api-error.ts';
 import { emptyHistoryDigest, extendHistoryDigest, historyDigest } from './history-digest.ts';
 import { HistoryLog } from './history-log.ts';
 import { logEvent } from './log-event.ts';
@@ -45,15 +45,6 @@ interface LoadedSession {
 
 const recordKey = (tenant: string, sessionId: string): string => `${tenant}/${sessionId}`;
 
-async function settle<T>(work: () => Promise<T>): Promise<RpcResult<T>> {
-  try {
-    return { ok: true, value: await work() };
-  } catch (error) {
-    if (error instanceof ApiError) return rpcFailure(error);
-    throw error;
-  }
-}
-
 /**
  * One fold session per object, named from its tenant and id. It keeps the raw history
  * (append-only, in SQLite) and the saved FoldSession state; in memory it keeps the live
@@ -83,12 +74,12 @@ export class FoldSessionObject extends DurableObject<WorkerBindings> {
   }
 
   prepare(call: PrepareCall): Promise<RpcResult<string>> {
-    return this.serialized(() => settle(() => this.runPrepare(call)));
+    return this.serialized(() => settleRpc(() => this.runPrepare(call)));
   }
 
   describe(tenant: string, sessionId: string): Promise<RpcResult<SessionSummary>> {
     return this.serialized(() =>
-      settle(async () => {
+      settleRpc(async () => {
         const loaded = await this.load(recordKey(tenant, sessionId));
         const record = loaded.record;
         if (!record) throw new ApiError('not-found', `no session ${JSON.stringify(sessionId)}`);
@@ -99,7 +90,7 @@ export class FoldSessionObject extends DurableObject<WorkerBindings> {
 
   remove(tenant: string, sessionId: string): Promise<RpcResult<{ readonly deleted: true }>> {
     return this.serialized(() =>
-      settle(async () => {
+      settleRpc(async () => {
         const loaded = await this.load(recordKey(tenant, sessionId));
         if (!loaded.record) throw new ApiError('not-found', `no session ${JSON.stringify(sessionId)}`);
         await this.ctx.storage.deleteAll();

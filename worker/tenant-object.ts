@@ -1,18 +1,9 @@
 import { DurableObject } from 'cloudflare:workers';
 import { recordEpisodes, restoreTaskRail, serializeTaskRail, type Episode, type RecordEpisodesResult, type SerializedTaskRail } from '../src/index.ts';
 import { createDurableObjectStore, type WarpfoldStorage } from '../src/storage/durable-object.ts';
-import { ApiError, rpcFailure, type RpcResult } from './api-error.ts';
+import { ApiError, settleRpc, type RpcResult } from './api-error.ts';
 import { logEvent } from './log-event.ts';
 import type { WorkerBindings } from './worker-bindings.ts';
-
-async function settle<T>(work: () => Promise<T>): Promise<RpcResult<T>> {
-  try {
-    return { ok: true, value: await work() };
-  } catch (error) {
-    if (error instanceof ApiError) return rpcFailure(error);
-    throw error;
-  }
-}
 
 export interface FindEpisodesCall {
   readonly paths?: readonly string[];
@@ -36,11 +27,11 @@ export class TenantObject extends DurableObject<WorkerBindings> {
   }
 
   recordEpisodes(episodes: readonly Episode[]): Promise<RpcResult<RecordEpisodesResult>> {
-    return settle(() => recordEpisodes(this.storage.episodes, episodes));
+    return settleRpc(() => recordEpisodes(this.storage.episodes, episodes));
   }
 
   findEpisodes(call: FindEpisodesCall): Promise<RpcResult<Episode[]>> {
-    return settle(async () => {
+    return settleRpc(async () => {
       const episodes = call.paths?.length
         ? await this.storage.episodes.findByPaths(call.paths, call.limit !== undefined ? { limit: call.limit } : {})
         : await this.storage.episodes.list(call.sessionId !== undefined ? { sessionId: call.sessionId } : {});
@@ -51,7 +42,7 @@ export class TenantObject extends DurableObject<WorkerBindings> {
 
   /** Stores a rail; a rail older than the stored one (lower revision) is refused, never written over it. */
   putRail(id: string, serialized: unknown): Promise<RpcResult<SerializedTaskRail>> {
-    return settle(async () => {
+    return settleRpc(async () => {
       const restored = restoreTaskRail(serialized);
       if (!restored.ok) throw new ApiError('invalid-request', restored.error.message, { field: restored.error.field ?? '(body)' });
       const rail = restored.rail;
@@ -64,7 +55,7 @@ export class TenantObject extends DurableObject<WorkerBindings> {
   }
 
   getRail(id: string): Promise<RpcResult<SerializedTaskRail>> {
-    return settle(async () => {
+    return settleRpc(async () => {
       const rail = await this.storage.rails.load(id);
       if (!rail) throw new ApiError('not-found', `no rail ${JSON.stringify(id)}`);
       return serializeTaskRail(rail);
@@ -72,7 +63,7 @@ export class TenantObject extends DurableObject<WorkerBindings> {
   }
 
   deleteRail(id: string): Promise<RpcResult<{ readonly deleted: true }>> {
-    return settle(async () => {
+    return settleRpc(async () => {
       if (!(await this.storage.rails.delete(id))) throw new ApiError('not-found', `no rail ${JSON.stringify(id)}`);
       return { deleted: true as const };
     });
