@@ -1,0 +1,8 @@
+/**
+ * Node-only helpers (subpath `warpfold/node`, never imported by the core): atomic writers for the
+ * CLI formats and host loops that fold Claude Code sessions in place.
+ */
+export { BACKUP_SUFFIX, DRY_RUN_SUFFIX, writeFileAtomic, type AtomicWriteOptions, type AtomicWriteResult, type WriteMode } from './atomic-write.ts';
+export { writeClaudeCodeSessionFile, writeCodexRolloutFile, writeGeminiCliChatFile } from './cli-writers.ts';
+export { ClaudeSessionFolder, defaultClaudeHome, type ClaudeFoldRecord, type ClaudeSessionFolderOptions } from './claude-session-folder.ts';
+export { ClaudeCliError, ClaudeCliFoldLoop, type ClaudeCliFoldLoopOptions, type ClaudeTurnResult } from './claude-cli-fold-loop.ts';
