@@ -23,6 +23,8 @@ export default defineConfig({
         recall: entry('src/recall/index.ts'),
         tokens: entry('src/tokens/index.ts'),
         transcripts: entry('src/transcripts/index.ts'),
+        // Node-only (atomic writers, host loops); no core entry imports it.
+        node: entry('src/node/index.ts'),
         'providers/anthropic': entry('src/providers/anthropic/index.ts'),
         'providers/openai': entry('src/providers/openai/index.ts'),
         'providers/gemini': entry('src/providers/gemini/index.ts'),
