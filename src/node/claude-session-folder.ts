@@ -5,7 +5,7 @@ import type { EpochReason } from '../freeze/index.ts';
 import type { ProviderMessage } from '../messages/types.ts';
 import { claudeSessionFilePath } from '../providers/claude-cli/index.ts';
 import { FoldSession, type FoldSessionOptions } from '../session/index.ts';
-import { mergeAdjacentRoles, readClaudeCodeJsonl, TranscriptFormatError } from '../transcripts/index.ts';
+import { mergeAdjacentRoles, readClaudeCodeJsonl } from '../transcripts/index.ts';
 import type { TranscriptIssue } from '../transcripts/types.ts';
 import type { WriteMode } from './atomic-write.ts';
 import { writeClaudeCodeSessionFile } from './cli-writers.ts';
@@ -13,6 +13,26 @@ import { writeClaudeCodeSessionFile } from './cli-writers.ts';
 /** Where Claude Code keeps its state: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
 export function defaultClaudeHome(env: NodeJS.ProcessEnv = process.env): string {
   return env.CLAUDE_CONFIG_DIR ?? join(homedir(), '.claude');
+}
+
+const blocksOf = (content: unknown): unknown[] => (typeof content === 'string' ? (content === '' ? [] : [{ type: 'text', text: content }]) : Array.isArray(content) ? content : []);
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The rows a file holds after `written`, or null when it does not start with them. The last
+ * written row may have grown: the CLI's next record of the same role joins it when read.
+ */
+export function rowsAfter(rows: readonly ProviderMessage[], written: readonly ProviderMessage[]): ProviderMessage[] | null {
+  if (written.length === 0) return [...rows];
+  if (rows.length < written.length) return null;
+  for (let index = 0; index < written.length - 1; index++) if (!same(rows[index], written[index])) return null;
+  const last = written.length - 1;
+  if (rows[last].role !== written[last].role) return null;
+  const grown = blocksOf(rows[last].content);
+  const mine = blocksOf(written[last].content);
+  if (grown.length < mine.length || !mine.every((block, index) => same(block, grown[index]))) return null;
+  const extra = grown.slice(mine.length);
+  return [...(extra.length > 0 ? [{ role: rows[last].role, content: extra }] : []), ...rows.slice(written.length)];
 }
 
 /** What one fold did to a session file. */
@@ -52,8 +72,8 @@ export interface ClaudeSessionFolderOptions {
 export class ClaudeSessionFolder {
   readonly foldSession: FoldSession;
   private raw: ProviderMessage[] = [];
-  /** Message records of the last rewrite (the file's prefix, byte for byte), or null while the file is still raw. */
-  private writtenPrefix: string | null = null;
+  /** Rows of the last rewrite, or null while the file is still raw. */
+  private written: ProviderMessage[] | null = null;
   private readonly now: () => number;
 
   constructor(private readonly options: ClaudeSessionFolderOptions) {
@@ -65,22 +85,18 @@ export class ClaudeSessionFolder {
     return claudeSessionFilePath({ claudeHome: this.options.claudeHome, cwd: this.options.cwd, sessionId });
   }
 
-  /** The raw history as of the session file now: what was folded away plus what the CLI appended since. */
+  /**
+   * The raw history as of the session file now: what was folded away plus what the CLI appended
+   * since. The file's rows are matched against the last rewrite by content, not by bytes, so a CLI
+   * that copies the session into a new file on resume (new session id, new uuids) is followed too.
+   */
   async readRawHistory(sessionId: string): Promise<{ raw: ProviderMessage[]; text: string; issues: readonly TranscriptIssue[] }> {
     const text = await fs.readFile(this.sessionFilePath(sessionId), 'utf8');
-    const whole = readClaudeCodeJsonl(text);
-    // Someone else rewrote the file (or it was never folded): take it as raw rather than mix two histories.
-    if (this.writtenPrefix === null || !text.startsWith(this.writtenPrefix)) return { raw: whole.messages, text, issues: whole.issues };
-    const rest = text.slice(this.writtenPrefix.length);
-    let appended: ProviderMessage[] = [];
-    if (rest.trim() !== '') {
-      try {
-        appended = readClaudeCodeJsonl(rest).messages;
-      } catch (error) {
-        if (!(error instanceof TranscriptFormatError)) throw error;
-      }
-    }
-    return { raw: mergeAdjacentRoles([...this.raw, ...appended], 'content'), text, issues: whole.issues };
+    const read = readClaudeCodeJsonl(text);
+    const appended = this.written === null ? null : rowsAfter(read.messages, this.written);
+    // Never folded, or someone else rewrote the file: take it as raw rather than mix two histories.
+    if (appended === null) return { raw: read.messages, text, issues: read.issues };
+    return { raw: mergeAdjacentRoles([...this.raw, ...appended], 'content'), text, issues: read.issues };
   }
 
   /**
@@ -109,10 +125,7 @@ export class ClaudeSessionFolder {
     });
     if (mode === 'write') {
       this.raw = raw;
-      // The chain without its closing last-prompt record: the CLI appends after the chain.
-      const lines = result.session.text.split('\n');
-      const chainLines = lines.filter((line) => line !== '' && !line.startsWith('{"type":"last-prompt"'));
-      this.writtenPrefix = chainLines.length === 0 ? '' : `${chainLines.join('\n')}\n`;
+      this.written = result.session.rows;
     }
     return {
       sessionId,

@@ -62,6 +62,24 @@ describe('ClaudeCliFoldLoop against the stand-in claude', () => {
     expect(JSON.stringify(final.messages)).toContain('turn 11: check module 11');
   });
 
+  it('follows a CLI that copies the session into a new one on resume, keeping the whole raw history', async () => {
+    const { claudeHome, cwd, log } = scratch();
+    const loop = new ClaudeCliFoldLoop({ executable: standIn, cwd, claudeHome, foldAtTokens: 6_000, env: { ...process.env, STAND_IN_LOG: log, STAND_IN_OUTPUT_LINES: '40', STAND_IN_FORK_ON_RESUME: '1' } });
+    const sessions = new Set<string>();
+    try {
+      for (let turn = 0; turn < 16; turn++) sessions.add((await loop.send(`turn ${turn}: check module ${turn}`)).sessionId);
+    } finally {
+      await loop.close();
+    }
+    expect(loop.folds.length).toBeGreaterThanOrEqual(2);
+    expect(sessions.size).toBe(loop.folds.length + 1);
+    expect(loop.folds.map((fold) => fold.sessionId)).toEqual([...sessions].slice(0, loop.folds.length));
+    // Each fold sees every message so far: the raw history carries over from one session file to the next.
+    const raws = loop.folds.map((fold) => fold.rawMessages);
+    for (let index = 1; index < raws.length; index++) expect(raws[index]).toBeGreaterThan(raws[index - 1]);
+    expect(loop.folds.slice(1).every((fold) => fold.epochReason !== 'first-call')).toBe(true);
+  });
+
   it('hard epoch: collapses the session to a rebirth seed at hardEpochAtTokens', async () => {
     const { claudeHome, cwd } = scratch();
     const loop = new ClaudeCliFoldLoop({ executable: standIn, cwd, claudeHome, foldAtTokens: 5_000, hardEpochAtTokens: 5_000, env: { ...process.env, STAND_IN_OUTPUT_LINES: '40' } });
