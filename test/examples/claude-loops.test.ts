@@ -33,12 +33,12 @@ describe('examples/claude-cli-loop.ts with the stand-in claude', () => {
     const runs = starts(log);
     expect(runs.length).toBeGreaterThan(1);
     expect(runs.slice(1).every((start) => start.args.includes('--resume') && start.loadedFold)).toBe(true);
-  });
+  }, 180_000);
 
   it('without prompts it prints its usage and exits with status 2', async () => {
     const failure = await runExample('claude-cli-loop.ts', [], {}, scratch).catch((error: { code: number; stderr: string }) => error);
     expect(failure).toMatchObject({ code: 2 });
-  });
+  }, 180_000);
 });
 
 describe('examples/claude-tmux-loop.ts with real tmux and the stand-in claude', () => {
@@ -58,5 +58,5 @@ describe('examples/claude-tmux-loop.ts with real tmux and the stand-in claude', 
     const sessionFile = /session file (\S+)/.exec(stdout)![1];
     const file = readFileSync(sessionFile, 'utf8');
     expect(file).toContain('prompt 9');
-  });
+  }, 180_000);
 });

@@ -57,13 +57,13 @@ describe('examples/anthropic-loop.ts against a local server answering as the Mes
     const reads = stdout.match(/cache read (\d+)/g)!.map((match) => Number(match.split(' ')[2]));
     expect(reads.filter((read) => read > 0).length).toBeGreaterThan(FILES.length / 2);
     expect(stdout).toMatch(/\d+ calls, \d+ input tokens, \d+ read from cache/);
-  });
+  }, 180_000);
 
   it('without an API key it says what to set and exits with status 2', async () => {
     const failure = await runExample('anthropic-loop.ts', { ANTHROPIC_API_KEY: '' }).catch((error: { code: number; stderr: string }) => error);
     expect(failure).toMatchObject({ code: 2 });
     expect((failure as { stderr: string }).stderr).toContain('Set ANTHROPIC_API_KEY');
-  });
+  }, 180_000);
 });
 
 describe('examples/openai-loop.ts with the real openai client against a local server answering as Chat Completions', () => {
@@ -92,5 +92,5 @@ describe('examples/openai-loop.ts with the real openai client against a local se
     expect(server.requests.some((request) => JSON.stringify(request.body).includes('[warpfold fold'))).toBe(true);
     const cached = stdout.match(/cached (\d+)\)/g)!.map((match) => Number(/\d+/.exec(match)![0]));
     expect(cached.some((tokens) => tokens > 0)).toBe(true);
-  });
+  }, 180_000);
 });

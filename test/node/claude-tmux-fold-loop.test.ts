@@ -78,5 +78,5 @@ describe('ClaudeTmuxFoldLoop with real tmux and the stand-in claude', () => {
       await loop.stop();
     }
     expect(() => execFileSync('tmux', ['-L', socket, 'has-session', '-t', loop.tmuxSession], { stdio: 'ignore' })).toThrow();
-  });
+  }, 180_000);
 });
