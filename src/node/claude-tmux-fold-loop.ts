@@ -57,7 +57,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * JSONL, and when the provider-reported input of the latest call reaches `foldAtTokens` and the
  * session has gone idle (the last record is a finished assistant turn, unchanged for
  * `settleMs`), stops the CLI, folds the session file and starts the CLI again in the same pane
- * with `--resume`. Attached terminals stay attached across the restart.
+ * with `--resume`. Attached terminals stay attached across the restart. The session id is fixed
+ * (`--session-id`, then `--resume` of the same id, as Claude Code 2.x continues it); a CLI that
+ * forks a resumed session under a new id is followed by `ClaudeCliFoldLoop`, not by this loop.
  */
 export class ClaudeTmuxFoldLoop {
   readonly sessionId: string;
