@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArguments } from './cli/arguments.ts';
 import { isMainModule } from './cli/is-main.ts';
 import { formatDollars, formatInteger, formatPercent, markdownTable, type Cell } from './cli/markdown-table.ts';
-import { COMMITTED_RESULTS } from './cli/paths.ts';
+import { COMMITTED_RESULTS, repoRelative } from './cli/paths.ts';
 import type { ReplayReport } from './replay.ts';
 import { growthLines, scaleTable, type ScaleReport } from './scale.ts';
 import { scenarioTable, type ScenarioReport } from './scenario.ts';
@@ -97,13 +97,13 @@ function main(): void {
   const next = replaceSection(current, benchSection(parsed.results ?? COMMITTED_RESULTS));
   if (parsed.check === 'true') {
     if (next !== current) {
-      console.error(`${readmePath}: benchmark section is out of date; run npx tsx bench/readme-tables.ts`);
+      console.error(`${repoRelative(readmePath)}: benchmark section is out of date; run npx tsx bench/readme-tables.ts`);
       process.exitCode = 1;
-    } else console.log(`${readmePath}: benchmark section is up to date`);
+    } else console.log(`${repoRelative(readmePath)}: benchmark section is up to date`);
     return;
   }
   writeFileSync(readmePath, next);
-  console.log(`${readmePath}: benchmark section ${next === current ? 'unchanged' : 'updated'}`);
+  console.log(`${repoRelative(readmePath)}: benchmark section ${next === current ? 'unchanged' : 'updated'}`);
 }
 
 if (isMainModule(import.meta.url)) {
