@@ -25,6 +25,8 @@ export default defineConfig({
         'storage-memory': entry('src/storage/memory.ts'),
         'storage-durable-object': entry('src/storage/durable-object.ts'),
         transcripts: entry('src/transcripts/index.ts'),
+        // Node-only (atomic writers, host loops); no core entry imports it.
+        node: entry('src/node/index.ts'),
         'providers/anthropic': entry('src/providers/anthropic/index.ts'),
         'providers/openai': entry('src/providers/openai/index.ts'),
         'providers/gemini': entry('src/providers/gemini/index.ts'),

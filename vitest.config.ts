@@ -22,7 +22,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/browser/**', 'test/workerd/**', 'test/worker/**'],
+          exclude: ['test/browser/**', 'test/workerd/**', 'test/worker/**', 'test/deno/**'],
           environment: 'node',
           testTimeout: 60_000,
         },

@@ -20,7 +20,8 @@ export function parseJsonLines(text: string): JsonLinesResult {
   const records: JsonLine[] = [];
   const issues: TranscriptIssue[] = [];
   let nonBlankLines = 0;
-  const lines = text.split('\n');
+  // A byte-order mark would make the first line unparseable.
+  const lines = (text.startsWith('\uFEFF') ? text.slice(1) : text).split('\n');
   for (let index = 0; index < lines.length; index++) {
     const raw = lines[index].endsWith('\r') ? lines[index].slice(0, -1) : lines[index];
     if (raw.trim() === '') continue;

@@ -21,7 +21,7 @@ export type TranscriptIssueKind =
   | 'invalid-record';
 
 export interface TranscriptIssue {
-  /** 1-based line number in the file (JSONL), or the line where the array element starts (JSON). */
+  /** 1-based line number in a JSONL file; 0 inside one JSON document (the detail names the element). */
   readonly line: number;
   readonly kind: TranscriptIssueKind;
   /** The record type as written, when there is one. */

@@ -132,9 +132,21 @@ describe('prepareAnthropicCachedRequest', () => {
     expect(atStart.breakpoints.map((breakpoint) => breakpoint.site)).toEqual(['tail']);
   });
 
+  it('lifts system messages opening the view into `system`, shifting the sealed boundary with them', () => {
+    const { request, breakpoints } = prepareAnthropicCachedRequest({ messages: [{ role: 'system', content: system }, ...view], sealedBoundary: 4 });
+    expect(request.system).toEqual([
+      { type: 'text', text: 'You are a careful engineer.\n', cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: '## Your Identity\nSession 42, started 10:00.' },
+    ]);
+    expect((request.messages as unknown[]).length).toBe(view.length);
+    expect((request.messages as Array<{ content: Array<{ cache_control?: unknown }> }>)[3].content[0].cache_control).toEqual({ type: 'ephemeral' });
+    expect(breakpoints.map((breakpoint) => breakpoint.site)).toEqual(['system', 'sealed-boundary', 'tail']);
+  });
+
   it('names the bad option', () => {
     expect(() => prepareAnthropicCachedRequest({ messages: view, sealedBoundary: 7 })).toThrow(/anthropic: sealedBoundary: expected null or a message index in \[0, 7\), got 7/);
-    expect(() => prepareAnthropicCachedRequest({ messages: [{ role: 'system', content: 'x' }], sealedBoundary: null })).toThrow(/messages\[0\]\.role/);
+    expect(() => prepareAnthropicCachedRequest({ messages: [{ role: 'user', content: 'x' }, { role: 'system', content: 'late' }], sealedBoundary: null })).toThrow(/anthropic: messages\[1\]\.role: expected 'user' or 'assistant', got "system" after the opening system messages/);
+    expect(() => prepareAnthropicCachedRequest({ messages: [{ role: 'system', content: 'x' }, view[0]], sealedBoundary: null, system: 'y' })).toThrow(/pass the system prompt one way/);
     expect(() => prepareAnthropicCachedRequest({ messages: view, sealedBoundary: null, params: { messages: [] } })).toThrow(/params\.messages/);
     expect(() => prepareAnthropicCachedRequest({ messages: view, sealedBoundary: null, ttl: '10m' as never })).toThrow(/ttl: expected '5m' or '1h'/);
   });

@@ -25,6 +25,15 @@ describe('readTranscript on plain message arrays', () => {
   });
 });
 
+describe('readTranscript line handling', () => {
+  it('reads CRLF line ends and a leading byte-order mark', () => {
+    const lines = [{ type: 'user', sessionId: 's', uuid: 'a', message: { role: 'user', content: 'hi' } }, { type: 'assistant', sessionId: 's', uuid: 'b', message: { role: 'assistant', content: [{ type: 'text', text: 'hello' }] } }].map((line) => JSON.stringify(line));
+    const result = readTranscript(`\uFEFF${lines.join('\r\n')}\r\n`);
+    expect(result.issues).toEqual([]);
+    expect(result.messages).toHaveLength(2);
+  });
+});
+
 describe('readTranscript errors', () => {
   const cases: Array<[string, string, RegExp]> = [
     ['empty', '  \n ', /unknown: the text is empty/],

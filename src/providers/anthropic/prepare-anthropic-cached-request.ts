@@ -108,6 +108,8 @@ interface Candidate {
  * first, then the tail, the system head and the tools. TTLs never lengthen along the prefix (the
  * API requires 1-hour entries before 5-minute ones); a `'1h'` TTL adds the beta header. Messages
  * go out as `{ role, content }` only, copied where a breakpoint is set; the input is never changed.
+ * System messages opening the view (a host that keeps its system prompt in the history) become
+ * the request's `system`.
  */
 export function prepareAnthropicCachedRequest(options: AnthropicCachedRequestOptions): AnthropicCachedRequest {
   const { messages, sealedBoundary } = options;
@@ -120,15 +122,28 @@ export function prepareAnthropicCachedRequest(options: AnthropicCachedRequestOpt
     const value = options[ttlKey];
     if (value !== undefined && value !== '5m' && value !== '1h') throw new ProviderInputError('anthropic', ttlKey, `expected '5m' or '1h', got ${JSON.stringify(value)}`);
   }
-  const outMessages: Block[] = messages.map((message, index) => {
+  // A view may open with system messages (hosts that keep the system prompt in the history): they become `system`.
+  let lifted = 0;
+  while (lifted < messages.length && isRecord(messages[lifted]) && messages[lifted].role === 'system') lifted++;
+  if (lifted > 0 && options.system !== undefined) throw new ProviderInputError('anthropic', 'system', 'the view opens with system messages and `system` is given too; pass the system prompt one way');
+  const liftedSystem: AnthropicTextBlock[] = messages.slice(0, lifted).flatMap((message, index) => {
+    const content = message.content;
+    if (typeof content === 'string') return content === '' ? [] : [{ type: 'text' as const, text: content }];
+    if (Array.isArray(content) && content.every((block) => isRecord(block) && block.type === 'text' && typeof block.text === 'string')) return content as AnthropicTextBlock[];
+    throw new ProviderInputError('anthropic', `messages[${index}].content`, 'a system message must hold a string or text blocks');
+  });
+  const boundary = sealedBoundary === null || sealedBoundary < lifted ? null : sealedBoundary - lifted;
+  const outMessages: Block[] = messages.slice(lifted).map((message, at) => {
+    const index = at + lifted;
     if (!isRecord(message)) throw new ProviderInputError('anthropic', `messages[${index}]`, 'expected a message object');
-    if (message.role !== 'user' && message.role !== 'assistant') throw new ProviderInputError('anthropic', `messages[${index}].role`, `expected 'user' or 'assistant', got ${JSON.stringify(message.role)}; pass a system prompt as \`system\``);
+    if (message.role !== 'user' && message.role !== 'assistant') throw new ProviderInputError('anthropic', `messages[${index}].role`, `expected 'user' or 'assistant', got ${JSON.stringify(message.role)}${message.role === 'system' ? ' after the opening system messages' : ''}`);
     if (typeof message.content !== 'string' && !Array.isArray(message.content)) throw new ProviderInputError('anthropic', `messages[${index}].content`, 'expected a string or a block list');
     return { role: message.role, content: message.content };
   });
   const tools = options.tools?.map((tool) => ({ ...tool }));
   const marker = options.volatileSystemMarker === undefined ? DEFAULT_VOLATILE_SYSTEM_MARKER : options.volatileSystemMarker;
-  const system = options.system === undefined ? undefined : splitSystem(options.system, marker);
+  const systemInput = options.system ?? (lifted > 0 ? liftedSystem : undefined);
+  const system = systemInput === undefined ? undefined : splitSystem(systemInput, marker);
 
   // Breakpoints the caller already placed: kept, counted, and part of the TTL order.
   const caller: PlacedBreakpoint[] = [];
@@ -157,7 +172,7 @@ export function prepareAnthropicCachedRequest(options: AnthropicCachedRequestOpt
     if (!taken(position)) candidates.push({ site, position, desired: ttl });
   };
   // Priority order: what survives a shortage of slots comes first.
-  messageCandidate('sealed-boundary', sealedBoundary, prefixTtl);
+  messageCandidate('sealed-boundary', boundary, prefixTtl);
   messageCandidate('tail', outMessages.length - 1, tailTtl);
   if (system !== undefined && system.head >= 0 && !caller.some((placed) => placed.position[0] === SECTION.system)) candidates.push({ site: 'system', position: [SECTION.system, system.head, 0], desired: prefixTtl });
   if (tools !== undefined && tools.length > 0 && !caller.some((placed) => placed.position[0] === SECTION.tools)) candidates.push({ site: 'tools', position: [SECTION.tools, tools.length - 1, 0], desired: prefixTtl });
@@ -190,7 +205,7 @@ export function prepareAnthropicCachedRequest(options: AnthropicCachedRequestOpt
 
   const usesLongTtl = placed.some((breakpoint) => breakpoint.ttl === '1h');
   const request: Record<string, unknown> = { ...options.params };
-  if (system !== undefined && system.blocks.length > 0) request.system = typeof options.system === 'string' && system.blocks.every((block) => block.cache_control === undefined) ? options.system : system.blocks;
+  if (system !== undefined && system.blocks.length > 0) request.system = typeof systemInput === 'string' && system.blocks.every((block) => block.cache_control === undefined) ? systemInput : system.blocks;
   if (tools !== undefined) request.tools = tools;
   request.messages = outMessages;
   return {
