@@ -7,9 +7,13 @@ import { chromiumLaunchOptions } from './chromium-launch-options.ts';
  * Three real runtimes, one run: Node (unit, property, bench smoke), Chromium (browser mode with Debian
  * chromium, real IndexedDB) and workerd (Durable Objects, SQLite storage, KV).
  */
+/** CI asks for a JSON report too, to prove that nothing was skipped (see .ci/run). */
+const report = process.env.WARPFOLD_VITEST_REPORT;
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
+    ...(report ? { reporters: ['default', 'json'], outputFile: { json: report } } : {}),
     projects: [
       {
         test: {
