@@ -18,6 +18,21 @@ import { countedBudget, observeCalibration, type Calibration } from './calibrati
 import { createRecallState } from '../recall/recall-state.ts';
 import type { RecallConfig } from '../recall/recall-config.ts';
 import { chooseHeadEnd, planFold } from './plan-fold.ts';
+import { buildFoldReceipt, type FoldReceipt, type ReceiptSource } from './fold-receipt.ts';
+
+/** A call that sealed bands, with its receipt worked out on first need. */
+interface ReceiptEntry {
+  source: ReceiptSource | null;
+  receipt: FoldReceipt | null;
+}
+
+function receiptOf(entry: ReceiptEntry): FoldReceipt | null {
+  if (entry.source) {
+    entry.receipt = buildFoldReceipt(entry.source);
+    entry.source = null;
+  }
+  return entry.receipt;
+}
 
 /** Default ceiling when the host names none: large-window models, well under their limit. */
 export const DEFAULT_FOLD_PRESSURE_CEILING_TOKENS = 240_000;
@@ -77,6 +92,8 @@ export class FoldSession {
   private fingerprintPending = false;
   private readonly recallLane: RecallLane | null;
   private readonly lineTokens: LineTokenCache;
+  /** Calls of this session object that sealed bands; receipts are per process (not in snapshots). */
+  private readonly receiptLog: ReceiptEntry[] = [];
 
   constructor(options: FoldSessionOptions = {}) {
     const ceiling = options.pressureCeiling ?? options.budget?.pressureCeilingTokens ?? DEFAULT_FOLD_PRESSURE_CEILING_TOKENS;
@@ -103,6 +120,20 @@ export class FoldSession {
       this.fingerprintPending = false;
     }
     return serializeFoldFreezeState(this.state);
+  }
+
+  /**
+   * Fold receipts of every call of this session object that sealed or merged a band, oldest
+   * first. Receipts are per process: a session restored from a snapshot lists only the calls it
+   * made itself (store receipts next to the snapshot to keep them; they are plain JSON).
+   */
+  receipts(): FoldReceipt[] {
+    const receipts: FoldReceipt[] = [];
+    for (const entry of this.receiptLog) {
+      const receipt = receiptOf(entry);
+      if (receipt) receipts.push(receipt);
+    }
+    return receipts;
   }
 
   /** Whether this session pages folded content back in (see the `recall` option). */
@@ -185,15 +216,17 @@ export class FoldSession {
     const coveredEnd = fresh ? (seed ? seed.end : headEnd) : this.state.coveredEnd;
     const ceilingTokens = Number.isFinite(limit) ? limit / (1 - this.config.safetyFraction) : transcript.tokensBetween(0, transcript.length);
     const plan = planFold({ transcript, config: this.config, countTokens: this.countTokens, limitTokens: limit, ceilingTokens, headEnd, seed, bands, coveredEnd, ackTokens: this.ackTokens, userRole: 'user', lineTokens: this.lineTokens });
+    const previous = this.state.bands;
     if (plan) {
       this.commit({ headEnd, seed, bands: plan.bands, coveredEnd: plan.coveredEnd, clipped: {} }, now, plan.viewTokens);
-      return this.outcome(history, false, reason, plan.merged, this.recallCards(now, limit));
+      const entry = this.noteReceipt(previous, reason, plan.merged);
+      return this.outcome(history, false, reason, plan.merged, this.recallCards(now, limit), entry);
     }
     // even the smallest tail does not fit: clip oversized raw messages of the live step, else rebirth
     const clipped = clipTail(transcript, { headEnd, seed, bands, coveredEnd }, limit, this.ackTokens, this.countTokens, this.config.lineWeights);
     if (clipped) {
       this.commit({ headEnd, seed, bands: clipped.bands, coveredEnd: clipped.coveredEnd, clipped: clipped.clipped }, now, clipped.viewTokens);
-      return this.outcome(history, false, reason, false);
+      return this.outcome(history, false, reason, false, 0, this.noteReceipt(previous, reason, false));
     }
     return this.hardEpoch(history, now, limit, undefined);
   }
@@ -216,6 +249,24 @@ export class FoldSession {
     this.fingerprintPending = true;
     this.state = { ...this.state, configFingerprint: this.configFingerprint };
     this.rebuildPrefix();
+  }
+
+  /** Keeps what the receipt of this call needs (references to the bands and the messages they cover), when it sealed a band. */
+  private noteReceipt(previous: readonly Band[], reason: EpochReason, merged: boolean): ReceiptEntry | undefined {
+    const kept = new Set(previous);
+    const fresh = this.state.bands.filter((band) => !kept.has(band));
+    if (!fresh.length) return undefined;
+    const start = fresh[0].start;
+    const end = fresh[fresh.length - 1].end;
+    const transcript = this.transcript;
+    const sources: ProviderMessage[] = [];
+    for (let i = start; i < end; i++) sources.push(transcript.source(i));
+    const entry: ReceiptEntry = {
+      source: { call: this.state.calls, epoch: this.state.epochs, epochReason: reason, merged, previous, bands: this.state.bands, offset: start, messages: transcript.messages.slice(start, end), sources },
+      receipt: null,
+    };
+    this.receiptLog.push(entry);
+    return entry;
   }
 
   /** Host telemetry (what the provider measured for the previous view) refines the calibration. */
@@ -270,7 +321,14 @@ export class FoldSession {
     this.ackTokens = this.countTokens(`<${dialect === 'gemini' ? 'model' : 'assistant'}>\n${FOLD_ACKNOWLEDGEMENT}\n`);
   }
 
-  private outcome(history: readonly ProviderMessage[], cacheHot: boolean, reason: EpochReason | undefined, merged: boolean, recalled = 0): FoldOutcome {
+  private outcome(history: readonly ProviderMessage[], cacheHot: boolean, reason: EpochReason | undefined, merged: boolean, recalled = 0, receipt?: ReceiptEntry): FoldOutcome {
+    const outcome = this.outcomeOf(history, cacheHot, reason, merged, recalled);
+    // the receipt is worked out when read: digests of the covered messages cost a pass over them
+    if (receipt) Object.defineProperty(outcome, 'receipt', { enumerable: true, get: () => receiptOf(receipt) ?? undefined });
+    return outcome;
+  }
+
+  private outcomeOf(history: readonly ProviderMessage[], cacheHot: boolean, reason: EpochReason | undefined, merged: boolean, recalled: number): FoldOutcome {
     const state = this.state;
     const transcript = this.transcript;
     const tail: ProviderMessage[] = [];
