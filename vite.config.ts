@@ -22,6 +22,7 @@ export default defineConfig({
         'task-rail': entry('src/task-rail/index.ts'),
         recall: entry('src/recall/index.ts'),
         tokens: entry('src/tokens/index.ts'),
+        transcripts: entry('src/transcripts/index.ts'),
       },
       formats: ['es'],
     },
