@@ -8,13 +8,11 @@ import { EpisodesPanel } from './episodes-panel.ts';
 import { FoldClient } from './fold-client.ts';
 import { DEFAULT_SETTINGS, type CallSummary, type CallView, type FoldResult, type FoldSettings, type ViewItem } from './fold/protocol.ts';
 import { InputError, readInput, type LoadedHistory } from './load/read-input.ts';
-import { installTranscriptReaders } from './load/transcripts.ts';
 import { element, clear, formatCost, formatTokens } from './ui/dom.ts';
 import { renderCostChart, renderTimeline, moveCursor } from './ui/charts.ts';
 import { messageRole, messageText } from './ui/message-text.ts';
 import { applyStoredTheme, toggleTheme } from './ui/theme.ts';
 
-installTranscriptReaders();
 applyStoredTheme(document.getElementById('theme-button') as HTMLButtonElement);
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
