@@ -125,7 +125,7 @@ async function sendLive(text: string): Promise<void> {
   const response = await fetch('https://api.anthropic.com/v1/messages', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': '2023-06-01', 'anthropic-dangerous-direct-browser-access': 'true' },
-    body: JSON.stringify({ ...request, max_tokens: 1024 }),
+    body: JSON.stringify(request.body),
   });
   if (!response.ok) {
     ui.status.textContent = '';

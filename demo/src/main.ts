@@ -5,6 +5,7 @@
 import { resolveContextBudget, type FoldReceipt, type ProviderMessage } from '../../src/index.ts';
 import { PRICE_TABLE } from '../../src/tokens/price-table.ts';
 import { EpisodesPanel } from './episodes-panel.ts';
+import { openEpisodeStore } from './episodes/open-store.ts';
 import { FoldClient } from './fold-client.ts';
 import { DEFAULT_SETTINGS, type CallSummary, type CallView, type FoldResult, type FoldSettings, type ViewItem } from './fold/protocol.ts';
 import { InputError, readInput, type LoadedHistory } from './load/read-input.ts';
@@ -81,7 +82,7 @@ const client = new FoldClient({
   },
 });
 
-const episodes = new EpisodesPanel($('episode-list'), $<HTMLInputElement>('episode-search'), $<HTMLButtonElement>('episodes-clear'), showError);
+const episodes = new EpisodesPanel(openEpisodeStore, $('episode-list'), $<HTMLInputElement>('episode-search'), $<HTMLButtonElement>('episodes-clear'), showError);
 
 // ── errors ───────────────────────────────────────────────────────────────────────────────
 function showError(message: string): void {
@@ -98,6 +99,8 @@ async function loadText(text: string, name: string): Promise<void> {
   try {
     const loaded = await readInput(text, name);
     clearError();
+    // a partly damaged file still loads; what was skipped is said, with its line
+    if (loaded.notes.length) showError(`Loaded ${name}, skipping ${loaded.notes.length} record${loaded.notes.length === 1 ? '' : 's'}:\n${loaded.notes.slice(0, 8).join('\n')}${loaded.notes.length > 8 ? `\n… and ${loaded.notes.length - 8} more` : ''}`);
     useHistory(loaded);
   } catch (error) {
     const detail = error instanceof InputError ? `Could not load ${name} — ${error.where}: ${error.problem}` : `Could not load ${name} — ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
@@ -112,7 +115,6 @@ function useHistory(loaded: LoadedHistory): void {
   const parts = [`${loaded.name} · ${loaded.format} · ${loaded.messages.length} messages`];
   if (loaded.source) parts.push(`source ${loaded.source}`);
   if (loaded.license) parts.push(`licence ${loaded.license}`);
-  if (loaded.notes.length) parts.push(`${loaded.notes.length} notes: ${loaded.notes.slice(0, 3).join('; ')}`);
   ui.source.textContent = parts.join(' · ');
   ui.source.title = ui.source.textContent;
   renderRaw(loaded.messages);
@@ -420,7 +422,7 @@ function renderBand(item: Extract<ViewItem, { kind: 'band' }>, shared: Node | st
   );
   const lines = element('ul', { class: 'band-lines' });
   band.lines.forEach((line, index) => {
-    const button = element('button', { type: 'button', class: 'line', 'aria-expanded': 'false', 'data-line': String(index), title: `from raw message #${line.messageIndex}: click to expand` }, line.text);
+    const button = element('button', { type: 'button', class: 'line', 'aria-expanded': 'false', 'data-line': String(index), 'data-kind': line.kind, 'data-message': String(line.messageIndex), title: `from raw message #${line.messageIndex}: click to expand` }, line.text);
     lines.append(element('li', {}, button));
   });
   lines.addEventListener('click', (event) => {

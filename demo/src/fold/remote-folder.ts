@@ -10,7 +10,7 @@ export class RemoteFoldError extends Error {
 export function remoteFolder(endpoint: RemoteEndpoint, settings: FoldSettings, sessionId: string): Folder {
   const base = endpoint.url.replace(/\/+$/, '');
   const url = `${base}/v1/sessions/${encodeURIComponent(sessionId)}/prepare`;
-  return async (history: readonly ProviderMessage[], measuredInputTokens: number | undefined): Promise<FoldOutcome> => {
+  return async (history: readonly ProviderMessage[], measuredInputTokens: number | undefined, now: number): Promise<FoldOutcome> => {
     let response: Response;
     try {
       response = await fetch(url, {
@@ -18,6 +18,8 @@ export function remoteFolder(endpoint: RemoteEndpoint, settings: FoldSettings, s
         headers: { 'content-type': 'application/json', ...(endpoint.token ? { authorization: `Bearer ${endpoint.token}` } : {}) },
         body: JSON.stringify({
           messages: history,
+          // the replay's clock, so pauses past the freeze TTL fold as they do locally
+          now,
           ...(measuredInputTokens === undefined ? {} : { measuredInputTokens }),
           options: { pressureCeiling: settings.ceiling, freezeTtlMs: settings.freezeTtlSeconds * 1000, ...(settings.recall === 'auto' ? {} : { recall: settings.recall === 'on' }) },
         }),

@@ -34,7 +34,7 @@ export function foldSessionFor(settings: FoldSettings): FoldSession {
     freeze: { ttlMs: settings.freezeTtlSeconds * 1000 },
     ...(settings.recall === 'auto' ? {} : { recall: settings.recall === 'on' }),
   });
-  return Object.assign(session, { advance: (ms: number) => (clock += ms) });
+  return Object.assign(session, { advance: (ms: number) => (clock += ms), clock: () => clock });
 }
 
 /** Where a needle's last sighting must be, as the scorer counts it. */
@@ -55,7 +55,7 @@ export interface ReplayProgress {
 }
 
 /** Folds one call somewhere else (a remote endpoint) instead of the local session. */
-export type Folder = (history: readonly ProviderMessage[], measuredInputTokens: number | undefined) => Promise<FoldOutcome>;
+export type Folder = (history: readonly ProviderMessage[], measuredInputTokens: number | undefined, now: number) => Promise<FoldOutcome>;
 
 export interface Replay {
   readonly calls: CallSummary[];
@@ -69,7 +69,7 @@ export async function replayHistory(history: readonly ProviderMessage[], setting
   resetSharedTokenMemo();
   const price = resolveModelPrice(settings.priceModel);
   const cacheAlive = settings.secondsBetweenCalls <= price.cacheLifetimeSeconds;
-  const session = foldSessionFor(settings) as FoldSession & { advance(ms: number): void };
+  const session = foldSessionFor(settings) as FoldSession & { advance(ms: number): void; clock(): number };
   const setup = { ceiling: settings.ceiling, countTokens, now: () => 0 };
   const baselines: Array<[StrategyName, Strategy]> = [
     ['raw', rawStrategy.create(setup)],
@@ -120,7 +120,7 @@ export async function replayHistory(history: readonly ProviderMessage[], setting
     };
 
     session.advance(settings.secondsBetweenCalls * 1000);
-    const outcome = folder ? await folder(slice, measured) : session.prepare(slice, measured === undefined ? {} : { measuredInputTokens: measured });
+    const outcome = folder ? await folder(slice, measured, session.clock()) : session.prepare(slice, measured === undefined ? {} : { measuredInputTokens: measured });
     outcomes.push(outcome);
     const folded = measure('warpfold', outcome.messages as BenchMessage[]);
     measured = folded.total;
