@@ -93,6 +93,8 @@ test('a line of a fold expands to the raw turn it came from', async ({ page }) =
   // and from there to the raw history pane
   await turn.getByRole('button', { name: 'show in raw history' }).click();
   await expect(page.locator(`#raw-${index}`)).toBeFocused();
+  await expect(page.getByTestId('raw-detail')).toHaveAttribute('data-index', String(index));
+  await expect(page.getByTestId('raw-detail')).toContainText(raw.content.slice(0, 80));
   await page.screenshot({ path: 'test-results/inspector-expanded-fold.png' });
 });
 

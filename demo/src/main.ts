@@ -13,6 +13,7 @@ import { element, clear, formatCost, formatTokens } from './ui/dom.ts';
 import { renderCostChart, renderTimeline, moveCursor } from './ui/charts.ts';
 import { messageRole, messageText } from './ui/message-text.ts';
 import { applyStoredTheme, toggleTheme } from './ui/theme.ts';
+import { RawList } from './ui/raw-list.ts';
 
 applyStoredTheme(document.getElementById('theme-button') as HTMLButtonElement);
 
@@ -39,14 +40,16 @@ const ui = {
   scrubber: $<HTMLInputElement>('scrubber'),
   callNumber: $('call-number'),
   callCount: $('call-count'),
-  timeline: document.getElementById('timeline') as unknown as SVGSVGElement,
-  costChart: document.getElementById('cost-chart') as unknown as SVGSVGElement,
+  timeline: $<HTMLCanvasElement>('timeline'),
+  timelineCursor: $('timeline-cursor'),
+  costChart: $<HTMLCanvasElement>('cost-chart'),
+  costCursor: $('cost-cursor'),
   callNumbers: $('call-numbers'),
   strategyBody: $('strategy-table').querySelector('tbody') as HTMLTableSectionElement,
   priceModel: $('price-model'),
   viewList: $<HTMLOListElement>('view-list'),
   viewSummary: $('view-summary'),
-  rawList: $<HTMLOListElement>('raw-list'),
+  rawList: $('raw-list'),
   rawSummary: $('raw-summary'),
   drop: $('drop-overlay'),
 };
@@ -67,6 +70,7 @@ const client = new FoldClient({
   },
   result(result) {
     state.result = result;
+    itemNodes.clear();
     ui.progress.value = ui.progress.max;
     ui.progressText.textContent = `folded ${result.calls.length} calls in ${result.foldMilliseconds} ms`;
     document.body.dataset.folded = 'true';
@@ -118,8 +122,9 @@ function useHistory(loaded: LoadedHistory): void {
   ui.source.textContent = parts.join(' · ');
   ui.source.title = ui.source.textContent;
   renderRaw(loaded.messages);
-  episodes.harvest(loaded.messages, loaded.name).catch((error: unknown) => showError(`Episodes: ${String(error)}`));
   runFold();
+  // episodes are harvested in a task of their own, after the history went to the worker
+  setTimeout(() => episodes.harvest(loaded.messages, loaded.name).catch((error: unknown) => showError(`Episodes: ${String(error)}`)), 0);
 }
 
 async function loadSample(path: string): Promise<void> {
@@ -234,6 +239,11 @@ ui.theme.addEventListener('click', () => {
   toggleTheme(ui.theme);
   if (state.result) showResult();
 });
+let resizing: ReturnType<typeof setTimeout> | undefined;
+window.addEventListener('resize', () => {
+  clearTimeout(resizing);
+  resizing = setTimeout(() => state.result && showResult(), 150);
+});
 
 // ── result, scrubbing ────────────────────────────────────────────────────────────────────
 function showResult(): void {
@@ -249,6 +259,8 @@ function showResult(): void {
   selectCall(Math.min(Math.max(1, state.call), count), true);
 }
 
+let paintFrame = 0;
+
 function selectCall(call: number, force = false): void {
   const result = state.result;
   if (!result || !result.calls.length) return;
@@ -257,11 +269,20 @@ function selectCall(call: number, force = false): void {
   state.call = clamped;
   ui.scrubber.value = String(clamped);
   ui.callNumber.textContent = String(clamped);
-  moveCursor(ui.timeline, clamped, result.calls.length);
-  moveCursor(ui.costChart, clamped, result.calls.length);
-  renderNumbers(result.calls[clamped - 1], result);
-  showRawUpTo(result.calls[clamped - 1].historyLength);
-  client.requestView(clamped);
+  // steps faster than frames paint once, at the newest call
+  if (!paintFrame) paintFrame = requestAnimationFrame(paintCall);
+}
+
+function paintCall(): void {
+  paintFrame = 0;
+  const result = state.result;
+  if (!result) return;
+  const call = state.call;
+  moveCursor(ui.timelineCursor, call, result.calls.length);
+  moveCursor(ui.costCursor, call, result.calls.length);
+  renderNumbers(result.calls[call - 1], result);
+  showRawUpTo(result.calls[call - 1].historyLength);
+  client.requestView(call);
 }
 
 ui.scrubber.addEventListener('input', () => selectCall(Number(ui.scrubber.value)));
@@ -322,46 +343,67 @@ function renderNumbers(call: CallSummary, result: FoldResult): void {
 }
 
 // ── raw history ──────────────────────────────────────────────────────────────────────────
-const rawStyle = document.head.appendChild(document.createElement('style'));
+const rawList = new RawList(ui.rawList, $('raw-detail'));
 
 function renderRaw(messages: readonly ProviderMessage[]): void {
-  clear(ui.rawList);
-  const fragment = document.createDocumentFragment();
-  messages.forEach((message, index) => {
-    const text = messageText(message);
-    fragment.append(
-      element(
-        'li',
-        { id: `raw-${index}`, 'data-index': String(index), tabindex: '-1' },
-        element('div', { class: 'item-head' }, element('span', { class: 'role' }, `#${index} ${messageRole(message)}`), element('span', { class: 'tokens' }, `${text.length.toLocaleString()} chars`)),
-        element('pre', { class: 'item-text mono' }, text.length > 600 ? `${text.slice(0, 600)}…` : text),
-      ),
-    );
-  });
-  ui.rawList.append(fragment);
+  rawList.load(messages);
   ui.rawSummary.textContent = `(${messages.length} messages)`;
-  rawStyle.textContent = '';
 }
 
-/** Hides messages the call had not seen yet with one style rule: nothing else in the list is touched while scrubbing. */
+/** Shows the messages the call had seen; the list is virtual, so this costs the same for any history. */
 function showRawUpTo(length: number): void {
-  rawStyle.textContent = `#raw-list > li:nth-child(n + ${length + 1}) { display: none; }`;
+  rawList.showFirst(length);
   ui.rawSummary.textContent = `(${length} of ${state.loaded?.messages.length ?? 0} messages seen by this call)`;
 }
 
 function revealRaw(index: number): void {
-  const item = document.getElementById(`raw-${index}`);
-  if (!item) return;
-  item.scrollIntoView({ block: 'nearest' });
-  item.classList.add('flash');
-  item.focus({ preventScroll: true });
-  setTimeout(() => item.classList.remove('flash'), 1200);
+  rawList.reveal(index);
 }
 
 // ── the view at a call ───────────────────────────────────────────────────────────────────
 function receiptOf(item: Extract<ViewItem, { kind: 'band' }>): FoldReceipt | undefined {
   return item.receipt >= 0 ? state.result?.receipts[item.receipt] : undefined;
 }
+
+/** Rendered view items by identity: consecutive calls share most of their view, so scrubbing moves nodes instead of building them. */
+const itemNodes = new Map<string, HTMLLIElement>();
+const ITEM_CACHE_LIMIT = 3_000;
+
+function itemKey(item: ViewItem): string {
+  if (item.kind === 'raw') return `raw:${item.index}`;
+  if (item.kind === 'band') return item.receipt >= 0 ? `band:${item.receipt}:${item.band}` : `band:${item.text}`;
+  return `${item.kind}:${item.text}`;
+}
+
+function itemNode(item: ViewItem, loaded: LoadedHistory): HTMLLIElement {
+  const key = itemKey(item);
+  let li = itemNodes.get(key);
+  if (li) return li;
+  li = element('li', { class: item.kind === 'band' ? 'band' : '', 'data-kind': item.kind });
+  const marks = element('span', { class: 'marks' });
+  if (item.kind === 'raw') {
+    const message = loaded.messages[item.index];
+    const text = messageText(message);
+    li.append(
+      element('div', { class: 'item-head' }, element('span', { class: 'role' }, `${messageRole(message)}`), element('button', { type: 'button', class: 'link', 'data-raw': String(item.index), title: 'show in the raw history' }, `raw #${item.index}`), marks, element('span', { class: 'tokens' }, `${formatTokens(item.tokens)} tok`)),
+      element('pre', { class: 'item-text mono' }, text.length > 400 ? `${text.slice(0, 400)}…` : text),
+    );
+  } else if (item.kind === 'band') {
+    li.append(renderBand(item, marks));
+  } else {
+    const label = { ack: 'acknowledgement', seed: 'rebirth seed', card: 'recall card', synthetic: 'clipped message', clipped: 'clipped message' }[item.kind];
+    li.append(
+      element('div', { class: 'item-head' }, element('span', { class: 'role' }, label), item.kind === 'card' ? element('span', { class: 'badge card' }, 'recall') : '', marks, element('span', { class: 'tokens' }, `${formatTokens(item.tokens)} tok`)),
+      element('pre', { class: 'item-text mono' }, item.text.length > 500 ? `${item.text.slice(0, 500)}…` : item.text),
+    );
+  }
+  if (itemNodes.size >= ITEM_CACHE_LIMIT) itemNodes.clear();
+  itemNodes.set(key, li);
+  return li;
+}
+
+const SHARED_BADGE = () => element('span', { class: 'badge hot', title: 'byte-identical to the previous call' }, 'shared');
+const SEALED_BADGE = () => element('span', { class: 'badge epoch', title: 'last message of the sealed prefix: the cache breakpoint' }, 'sealed boundary');
 
 function renderView(view: CallView): void {
   const result = state.result;
@@ -370,42 +412,36 @@ function renderView(view: CallView): void {
   const call = result.calls[view.call - 1];
   const list = ui.viewList;
   const scroll = list.scrollTop;
-  clear(list);
-  const fragment = document.createDocumentFragment();
+  const nodes: HTMLLIElement[] = [];
+  const seen = new Set<HTMLLIElement>();
   view.items.forEach((item, position) => {
-    const classes = [item.kind === 'band' ? 'band' : '', position < call.sharedPrefixMessages ? 'shared' : '', call.sealedBoundary === position ? 'boundary' : ''].filter(Boolean).join(' ');
-    const li = element('li', { class: classes, 'data-kind': item.kind, 'data-position': String(position) });
-    const shared = position < call.sharedPrefixMessages ? element('span', { class: 'badge hot', title: 'byte-identical to the previous call' }, 'shared') : '';
-    const sealed = call.sealedBoundary === position ? element('span', { class: 'badge epoch', title: 'last message of the sealed prefix: the cache breakpoint' }, 'sealed boundary') : '';
-    if (item.kind === 'raw') {
-      const message = loaded.messages[item.index];
-      const text = messageText(message);
-      li.append(
-        element('div', { class: 'item-head' }, element('span', { class: 'role' }, `${messageRole(message)}`), element('button', { type: 'button', class: 'link', 'data-raw': String(item.index), title: 'show in the raw history' }, `raw #${item.index}`), shared, sealed, element('span', { class: 'tokens' }, `${formatTokens(item.tokens)} tok`)),
-        element('pre', { class: 'item-text mono' }, text.length > 400 ? `${text.slice(0, 400)}…` : text),
-      );
-    } else if (item.kind === 'band') {
-      li.append(renderBand(item, shared, sealed));
-    } else {
-      const label = { ack: 'acknowledgement', seed: 'rebirth seed', card: 'recall card', synthetic: 'clipped message', clipped: 'clipped message' }[item.kind];
-      li.append(
-        element('div', { class: 'item-head' }, element('span', { class: 'role' }, label), item.kind === 'card' ? element('span', { class: 'badge card' }, 'recall') : '', shared, sealed, element('span', { class: 'tokens' }, `${formatTokens(item.tokens)} tok`)),
-        element('pre', { class: 'item-text mono' }, item.text.length > 500 ? `${item.text.slice(0, 500)}…` : item.text),
-      );
-    }
-    fragment.append(li);
+    let li = itemNode(item, loaded);
+    // the same message twice in one view (never expected) gets a node of its own
+    if (seen.has(li)) li = li.cloneNode(true) as HTMLLIElement;
+    seen.add(li);
+    const shared = position < call.sharedPrefixMessages;
+    const boundary = call.sealedBoundary === position;
+    li.classList.toggle('shared', shared);
+    li.classList.toggle('boundary', boundary);
+    li.dataset.position = String(position);
+    const marks = li.querySelector('.marks');
+    if (marks && (marks.childElementCount !== Number(shared) + Number(boundary) || marks.textContent !== `${shared ? 'shared' : ''}${boundary ? 'sealed boundary' : ''}`)) marks.replaceChildren(...(shared ? [SHARED_BADGE()] : []), ...(boundary ? [SEALED_BADGE()] : []));
+    nodes.push(li);
   });
-  list.append(fragment);
+  list.replaceChildren(...nodes);
   list.scrollTop = scroll;
   ui.viewSummary.textContent = `(call ${view.call}: ${view.items.length} messages, ${formatTokens(call.viewTokens)} tokens)`;
 }
 
-function renderBand(item: Extract<ViewItem, { kind: 'band' }>, shared: Node | string, sealed: Node | string): DocumentFragment {
+/** Band lines shown before "show all": a band can hold hundreds. */
+const BAND_LINES_SHOWN = 40;
+
+function renderBand(item: Extract<ViewItem, { kind: 'band' }>, marks: HTMLElement): DocumentFragment {
   const fragment = document.createDocumentFragment();
   const receipt = receiptOf(item);
   const band = receipt?.bands[item.band];
   const header = item.text.split('\n', 1)[0];
-  fragment.append(element('div', { class: 'item-head' }, element('span', { class: 'role' }, 'fold band'), shared, sealed, element('span', { class: 'tokens' }, `${formatTokens(item.tokens)} tok`)));
+  fragment.append(element('div', { class: 'item-head' }, element('span', { class: 'role' }, 'fold band'), marks, element('span', { class: 'tokens' }, `${formatTokens(item.tokens)} tok`)));
   fragment.append(element('div', { class: 'mono' }, header));
   if (!band || !receipt) {
     fragment.append(element('pre', { class: 'item-text mono' }, item.text));
@@ -421,10 +457,20 @@ function renderBand(item: Extract<ViewItem, { kind: 'band' }>, shared: Node | st
     ),
   );
   const lines = element('ul', { class: 'band-lines' });
-  band.lines.forEach((line, index) => {
-    const button = element('button', { type: 'button', class: 'line', 'aria-expanded': 'false', 'data-line': String(index), 'data-kind': line.kind, 'data-message': String(line.messageIndex), title: `from raw message #${line.messageIndex}: click to expand` }, line.text);
-    lines.append(element('li', {}, button));
-  });
+  const addLines = (from: number, to: number) => {
+    for (let index = from; index < to; index++) {
+      const line = band.lines[index];
+      const button = element('button', { type: 'button', class: 'line', 'aria-expanded': 'false', 'data-line': String(index), 'data-kind': line.kind, 'data-message': String(line.messageIndex), title: `from raw message #${line.messageIndex}: click to expand` }, line.text);
+      lines.append(element('li', {}, button));
+    }
+  };
+  addLines(0, Math.min(band.lines.length, BAND_LINES_SHOWN));
+  const more = band.lines.length > BAND_LINES_SHOWN ? element('button', { type: 'button', class: 'more' }, `show all ${band.lines.length} lines`) : null;
+  if (more)
+    more.onclick = () => {
+      more.remove();
+      addLines(BAND_LINES_SHOWN, band.lines.length);
+    };
   lines.addEventListener('click', (event) => {
     const button = (event.target as HTMLElement).closest('button.line') as HTMLButtonElement | null;
     if (!button) return;
@@ -448,6 +494,7 @@ function renderBand(item: Extract<ViewItem, { kind: 'band' }>, shared: Node | st
     button.setAttribute('aria-expanded', 'true');
   });
   fragment.append(lines);
+  if (more) fragment.append(more);
   const closet = band.identifiers.filter((identifier) => identifier.via === 'closet');
   if (closet.length) {
     const box = element('div', { class: 'closet', role: 'list', 'aria-label': 'Coordinate Closet' }, element('span', { class: 'muted' }, '⌖ closet'));

@@ -3,7 +3,7 @@
  * breakpoints at the sealed boundary (the byte-stable prefix the provider keeps cached across
  * calls) and on the rolling tail.
  */
-import { estimateTokens, type FoldOutcome } from '../../../src/index.ts';
+import type { FoldOutcome } from '../../../src/index.ts';
 import { prepareAnthropicCachedRequest } from '../../../src/providers/anthropic/index.ts';
 
 export interface AnthropicRequest {
@@ -12,6 +12,7 @@ export interface AnthropicRequest {
   readonly messages: ReadonlyArray<{ role: string; content: unknown }>;
   /** Indexes in `messages` that carry `cache_control`. */
   readonly breakpoints: number[];
+  /** The session's own count of the view (its built-in estimator). */
   readonly estimatedTokens: number;
   readonly cacheHot: boolean;
 }
@@ -22,5 +23,5 @@ export function markAnthropicBreakpoints(outcome: FoldOutcome, model: string): A
   const prepared = prepareAnthropicCachedRequest({ messages: outcome.messages, sealedBoundary: outcome.sealedBoundary, params: { model, max_tokens: 1024 } });
   const messages = prepared.request.messages as ReadonlyArray<{ role: string; content: unknown }>;
   const breakpoints = messages.flatMap((message, index) => (hasCacheControl(message.content) ? [index] : []));
-  return { body: prepared.request, messages, breakpoints, estimatedTokens: estimateTokens(JSON.stringify(messages)), cacheHot: outcome.cacheHot };
+  return { body: prepared.request, messages, breakpoints, estimatedTokens: outcome.stats.viewTokens, cacheHot: outcome.cacheHot };
 }

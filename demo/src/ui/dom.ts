@@ -6,12 +6,6 @@ export function element<K extends keyof HTMLElementTagNameMap>(tag: K, attribute
   return node;
 }
 
-export function svgElement<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Record<string, string | number> = {}): SVGElementTagNameMap[K] {
-  const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-  return node;
-}
-
 export function clear(node: Element): void {
   node.replaceChildren();
 }
