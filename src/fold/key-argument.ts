@@ -1,3 +1,4 @@
+import { argumentValues } from '../messages/plain-text.ts';
 import type { ToolFamily } from './tool-family.ts';
 
 const KEYS_BY_FAMILY: Record<ToolFamily, readonly string[]> = {
@@ -22,7 +23,7 @@ function scalar(value: unknown): string | undefined {
 
 /**
  * The argument that says what a call did: the path of a read, the command of a shell, the
- * query of a search. Falls back to the first short scalar, then to compact JSON.
+ * query of a search. Falls back to the first short scalar, then to the argument values.
  */
 export function keyArgument(family: ToolFamily, input: unknown): string {
   if (!isRecord(input)) return scalar(input) ?? '';
@@ -34,8 +35,8 @@ export function keyArgument(family: ToolFamily, input: unknown): string {
     const text = scalar(value);
     if (text !== undefined && text !== '' && text.length <= 200) return text;
   }
-  const json = JSON.stringify(input);
-  return json === '{}' ? '' : json;
+  // structured arguments (a todo list, nested options) read as the words the agent wrote: JSON syntax is never reused
+  return argumentValues(input);
 }
 
 /** Extra detail a named renderer adds after the key argument (read range, edit first lines). */

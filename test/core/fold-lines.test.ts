@@ -36,6 +36,21 @@ describe('folded lines', () => {
     expect(text).not.toContain('(RED)?  ');
     expect(text).toContain(code);
   });
+  it('reads structured arguments as the words the agent wrote, without JSON syntax', () => {
+    const todos = [
+      { content: 'Check local network connectivity (IP, gateway, DNS)', status: 'completed', activeForm: 'Checking local network connectivity' },
+      { content: 'Test DNS resolution through the router', status: 'in_progress', activeForm: 'Testing DNS resolution' },
+    ];
+    const withTodos: ProviderMessage[] = [
+      ...history.slice(0, 3),
+      { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'TodoWrite', arguments: JSON.stringify({ todos }) } }] },
+      { role: 'tool', tool_call_id: 't1', content: 'Todos have been modified successfully.' },
+      ...history.slice(3),
+    ];
+    const text = foldText(foldContext(withTodos, { turnsToFold: 1, budgetTokens: 600 }).messages);
+    expect(text).toContain('▸ TodoWrite: Check local network connectivity (IP, gateway, DNS) completed Checking local network connectivity Test DNS resolution');
+    expect(text).not.toContain('"status"');
+  });
 });
 
 describe('tool output the agent has echoed', () => {
@@ -80,4 +95,5 @@ describe('a fold after the raw head', () => {
     expect(view[1]).toBe(history[1]);
     expect(foldText(view)).not.toContain(task);
   });
+
 });
