@@ -112,6 +112,27 @@ test('malformed files get an error that names where, and the page keeps working'
   await page.screenshot({ path: 'test-results/inspector-error.png' });
 });
 
+test('episodes harvested from the sample persist across a reload and are found by path', async ({ page }) => {
+  await openFolded(page);
+  const episodes = page.locator('#episode-list li[data-episode]');
+  await expect(episodes.first()).toBeVisible();
+  const count = await episodes.count();
+  expect(count).toBeGreaterThan(0);
+  // reload without loading anything: what is listed now comes from IndexedDB alone
+  await page.goto(`${server.url}?sample=none`);
+  await expect(episodes).toHaveCount(count);
+  await expect(episodes.first()).toContainText('pydicom-901.json');
+  await page.locator('#episode-search').fill('pydicom/config.py');
+  await expect(episodes.first()).toContainText('pydicom/config.py');
+  await page.locator('#episode-search').fill('no/such/file.py');
+  await expect(page.locator('#episode-list')).toContainText('No episode touched no/such/file.py');
+  await expect(episodes).toHaveCount(0);
+  const databases = await page.evaluate(async () => (await indexedDB.databases()).map((database) => database.name));
+  expect(databases).toContain('warpfold-inspector');
+  await page.locator('#episode-search').fill('');
+  await page.screenshot({ path: 'test-results/inspector-episodes.png', fullPage: true });
+});
+
 test('dark theme, and every control reachable by keyboard with a visible focus', async ({ page }) => {
   await openFolded(page);
   await page.getByRole('button', { name: 'Dark theme' }).click();
