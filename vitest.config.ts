@@ -15,6 +15,8 @@ const workerTestTokens = { [testToken()]: 'tenant-a', [testToken()]: 'tenant-b',
 export default defineConfig({
   test: {
     testTimeout: 60_000,
+    // the edge worker logs one JSON line per request, which would drown the report; its warnings and errors still show
+    onConsoleLog: (log) => !log.startsWith('{"level":"info"'),
     projects: [
       {
         test: {
@@ -59,8 +61,6 @@ export default defineConfig({
         test: {
           name: 'worker',
           include: ['test/worker/**/*.test.ts'],
-          // one JSON line per request would drown the report; warnings and errors still show
-          onConsoleLog: (log) => !log.startsWith('{"level":"info"'),
           testTimeout: 60_000,
         },
       },

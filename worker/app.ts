@@ -6,6 +6,7 @@ import type { AppEnv } from './app-env.ts';
 import { cors } from './cors.ts';
 import { guard } from './guard.ts';
 import { logEvent } from './log-event.ts';
+import { registerAnthropicRoutes } from './routes/anthropic-routes.ts';
 import { registerEpisodeRoutes } from './routes/episode-routes.ts';
 import { registerFoldRoutes } from './routes/fold-routes.ts';
 import { API_VERSION, registerHealthRoutes } from './routes/health-routes.ts';
@@ -75,6 +76,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerFoldRoutes(app);
   registerEpisodeRoutes(app);
   registerRailRoutes(app);
+  registerAnthropicRoutes(app);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'A token from WARPFOLD_TOKEN or WARPFOLD_TOKENS.' });
   app.doc31('/v1/openapi.json', {

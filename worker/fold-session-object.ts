@@ -1,12 +1,13 @@
 import { DurableObject } from 'cloudflare:workers';
-import { FoldInputError, FoldSession, type FoldStats, type ProviderMessage } from '../src/index.ts';
+import { FoldInputError, FoldSession, FoldStateError, type FoldStats, type ProviderMessage } from '../src/index.ts';
 import { ApiError, rpcFailure, type RpcResult } from './api-error.ts';
 import { emptyHistoryDigest, extendHistoryDigest, historyDigest } from './history-digest.ts';
 import { HistoryLog } from './history-log.ts';
 import { logEvent } from './log-event.ts';
 import { toFoldSessionOptions, type SessionOptions } from './session-options.ts';
 import { SESSION_RECORD_FORMAT, SESSION_RECORD_VERSION, type SessionRecord } from './session-record.ts';
-import { createSqlSessionRecordStore, type SessionRecordStore } from './session-record-store.ts';
+import { createDurableObjectStore } from '../src/storage/durable-object.ts';
+import { createSessionRecordStore, type SessionRecordStore } from './session-record-store.ts';
 import type { WorkerBindings } from './worker-bindings.ts';
 
 export interface PrepareCall {
@@ -76,7 +77,8 @@ export class FoldSessionObject extends DurableObject<WorkerBindings> {
   private openTables(): void {
     const sql = this.ctx.storage.sql;
     this.historyLog = new HistoryLog(sql);
-    this.records = createSqlSessionRecordStore(sql);
+    const storage = createDurableObjectStore(this.ctx.storage, { onCorruptRecord: (error) => logEvent('warn', 'corrupt-record', { error: error.message }) });
+    this.records = createSessionRecordStore(storage.sessions);
     sql.exec('CREATE TABLE IF NOT EXISTS owner (key TEXT NOT NULL)');
   }
 
@@ -213,7 +215,7 @@ export class FoldSessionObject extends DurableObject<WorkerBindings> {
     try {
       fold = new FoldSession({ ...sessionOptions, ...(restoredState !== undefined ? { restoredState } : {}) });
     } catch (error) {
-      if (restoredState === undefined) throw error;
+      if (restoredState === undefined || !(error instanceof FoldStateError)) throw error;
       // an unreadable saved state costs one cold refold, never the session
       logEvent('warn', 'fold-state-unreadable', { error: error instanceof Error ? error.message : String(error) });
       fold = new FoldSession(sessionOptions);

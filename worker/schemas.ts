@@ -117,3 +117,39 @@ export const RailIdSchema = z
   .openapi({ param: { name: 'id', in: 'path' } });
 
 export const RailSchema = z.looseObject({ id: z.string(), title: z.string(), revision: z.number().int() }).openapi('TaskRail', { description: 'A task rail as `serializeTaskRail` writes it.' });
+
+const CacheTtl = z.enum(['5m', '1h']);
+const SystemBlock = z.strictObject({ type: z.literal('text'), text: z.string(), cache_control: z.strictObject({ type: z.literal('ephemeral'), ttl: CacheTtl.optional() }).optional() });
+
+export const AnthropicPrepareRequestSchema = z
+  .strictObject({
+    sessionId: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'session ids are 1–128 letters, digits, ".", "_", ":" or "-"').optional().openapi({ description: 'Fold through this session (as /v1/sessions/{id}/prepare); without it, a stateless fold of `messages`.' }),
+    messages: Messages.optional(),
+    append: Messages.optional(),
+    prefixDigest: Digest.optional(),
+    ...foldCallFields,
+    system: z.union([z.string(), z.array(SystemBlock)]).optional(),
+    tools: z.array(z.record(z.string(), z.unknown())).optional(),
+    ttl: CacheTtl.optional(),
+    prefixTtl: CacheTtl.optional(),
+    tailTtl: CacheTtl.optional(),
+    volatileSystemMarker: z.string().nullable().optional(),
+    params: z.record(z.string(), z.unknown()).optional().openapi({ description: 'Other Messages API fields (model, max_tokens, …), copied as given.' }),
+  })
+  .refine((body) => (body.messages === undefined) !== (body.append === undefined), { message: 'send exactly one of messages or append', path: ['messages'] })
+  .refine((body) => body.sessionId !== undefined || body.append === undefined, { message: 'append needs a sessionId', path: ['append'] })
+  .openapi('AnthropicPrepareRequest');
+
+export const AnthropicPrepareResponseSchema = z
+  .object({
+    request: z.record(z.string(), z.unknown()).openapi({ description: 'The Messages API body, cache breakpoints placed.' }),
+    requestOptions: z.object({ headers: z.record(z.string(), z.string()).optional() }),
+    anthropicBeta: z.array(z.string()),
+    breakpoints: z.array(z.record(z.string(), z.unknown())),
+    cacheHot: z.boolean(),
+    sealedBoundary: z.number().int().nullable(),
+    stats: Stats,
+    digest: Digest,
+    length: z.number().int(),
+  })
+  .openapi('AnthropicPrepareResponse');

@@ -150,7 +150,7 @@ describe('public routes', () => {
     expect(await json(await call('GET', '/v1/health', { token: null }))).toMatchObject({ status: 'ok' });
     const document = await json(await call('GET', '/v1/openapi.json', { token: null }));
     expect(document.openapi).toBe('3.1.0');
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/sessions/{id}/prepare', '/v1/sessions/{id}', '/v1/fold', '/v1/episodes', '/v1/rails/{id}', '/v1/health']));
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/sessions/{id}/prepare', '/v1/sessions/{id}', '/v1/fold', '/v1/episodes', '/v1/rails/{id}', '/v1/health', '/v1/anthropic/prepare']));
     expect(Object.keys(document.paths)).not.toContain('/v1/sessions/{id}/forget');
     const prepare = document.components.schemas.PrepareRequest;
     expect(Object.keys(prepare.properties)).toEqual(expect.arrayContaining(['messages', 'append', 'prefixDigest', 'measuredInputTokens', 'hardEpoch', 'options']));

@@ -1,6 +1,7 @@
 import { env, exports } from 'cloudflare:workers';
 import session from '../fixtures/worker/msa-ds-chat-dev-pydicom__pydicom-901.json';
 import type { ProviderMessage } from '../../src/index.ts';
+import type { WorkerBindings } from '../../worker/worker-bindings.ts';
 
 /** A real 124-message OpenAI-format agent session (see test/fixtures/worker/README.md). */
 export const realHistory = session.messages as unknown as ProviderMessage[];
@@ -9,7 +10,7 @@ type Grant = string | { tenant: string; readOnly?: boolean };
 
 /** The tokens vitest.config.ts generated for this run, looked up by tenant. */
 export function tokenFor(tenant: string, readOnly = false): string {
-  const table = JSON.parse(env.WARPFOLD_TOKENS ?? '{}') as Record<string, Grant>;
+  const table = JSON.parse((env as unknown as WorkerBindings).WARPFOLD_TOKENS ?? '{}') as Record<string, Grant>;
   for (const [token, grant] of Object.entries(table)) {
     const entry = typeof grant === 'string' ? { tenant: grant, readOnly: false } : { tenant: grant.tenant, readOnly: grant.readOnly === true };
     if (entry.tenant === tenant && entry.readOnly === readOnly) return token;
