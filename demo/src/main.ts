@@ -72,7 +72,7 @@ const client = new FoldClient({
     state.result = result;
     itemNodes.clear();
     ui.progress.value = ui.progress.max;
-    ui.progressText.textContent = `folded ${result.calls.length} calls in ${result.foldMilliseconds} ms`;
+    ui.progressText.textContent = `folded ${result.calls.length} calls in ${result.foldMilliseconds} ms${result.remote ? ` by ${result.remote}` : ''}`;
     document.body.dataset.folded = 'true';
     showResult();
   },

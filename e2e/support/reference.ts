@@ -4,7 +4,7 @@
  * inspector's code, under the inspector's default settings and the benchmark's conventions:
  * a call before each assistant message, 20 s apart, the previous prompt's size as telemetry.
  */
-import { FoldSession, type ProviderMessage } from '../../src/index.ts';
+import { FoldSession, type ProviderMessage, type TokenCounter } from '../../src/index.ts';
 import { callCost, countTokens, leadingIdenticalTokens, renderMessage } from '../../src/tokens/index.ts';
 
 export interface ReferenceCall {
@@ -19,9 +19,10 @@ export interface ReferenceCall {
   readonly cacheHot: boolean;
 }
 
-export function referenceCalls(history: readonly ProviderMessage[], ceiling = 8_000): ReferenceCall[] {
+/** `planner` is the session's own counter: o200k in the inspector, the built-in estimator (`null`) on the edge endpoint. */
+export function referenceCalls(history: readonly ProviderMessage[], ceiling = 8_000, planner: TokenCounter | null = countTokens): ReferenceCall[] {
   let clock = 0;
-  const session = new FoldSession({ pressureCeiling: ceiling, countTokens, now: () => clock, freeze: { ttlMs: 300_000 } });
+  const session = new FoldSession({ pressureCeiling: ceiling, ...(planner ? { countTokens: planner } : {}), now: () => clock, freeze: { ttlMs: 300_000 } });
   const calls: ReferenceCall[] = [];
   let previous: string[] = [];
   let measured: number | undefined;

@@ -33,12 +33,22 @@ async function fold(request: Extract<WorkerRequest, { type: 'fold' }>): Promise<
   if (!replay || request.job !== latestJob) return;
   const positions = new Map<ProviderMessage, number>();
   request.history.forEach((message, index) => positions.set(message, index));
+  if (request.remote) {
+    // an endpoint's view holds copies: raw messages are found by their JSON
+    const byJson = new Map<string, number>();
+    request.history.forEach((message, index) => byJson.set(JSON.stringify(message), index));
+    for (const outcome of replay.outcomes)
+      for (const message of outcome.messages) {
+        const index = byJson.get(JSON.stringify(message));
+        if (index !== undefined) positions.set(message, index);
+      }
+  }
   const receipts = replay.session.receipts();
   current = { job: request.job, replay, positions, receipts: indexReceipts(receipts) };
   post({
     type: 'result',
     job: request.job,
-    result: { calls: replay.calls, strategies: replay.strategies, receipts, dialect: detectDialectName(request.history), foldMilliseconds: Math.round(performance.now() - started) },
+    result: { calls: replay.calls, strategies: replay.strategies, receipts, dialect: detectDialectName(request.history), foldMilliseconds: Math.round(performance.now() - started), ...(request.remote ? { remote: `remote ${request.remote.url}` } : {}) },
   });
 }
 

@@ -60,6 +60,8 @@ export interface FoldResult {
   readonly receipts: FoldReceipt[];
   readonly dialect: string;
   readonly foldMilliseconds: number;
+  /** The endpoint that folded (remote mode), as `remote <url>`. */
+  readonly remote?: string;
 }
 
 /** One item of the view at a call, described against the raw history. */
