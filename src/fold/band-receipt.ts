@@ -73,15 +73,14 @@ export interface ClosetEntry {
 }
 
 /**
- * What the band build already knew when it sealed the band: references only, so sealing costs
- * nothing more; the receipt is worked out when asked for.
+ * What the band build already knew when it sealed the band, by reference: recording it costs one
+ * object per built band. The session turns it into a receipt for the bands it keeps (see
+ * `takeBandReceipt`) and the record goes; bands built and dropped take theirs with them.
  */
 interface BandBuildRecord {
+  /** Every candidate line of the band, in order. */
+  readonly lines: readonly FoldLine[];
   readonly picked: readonly FoldLine[];
-  /** Every call's skeleton candidate, in call order. */
-  readonly callLines: readonly FoldLine[];
-  /** Candidate fragments per source line, for the picked source lines. */
-  readonly fragments: ReadonlyMap<number, number>;
   readonly closet: readonly ClosetEntry[];
   readonly rawTokens: number;
 }
@@ -90,18 +89,10 @@ interface BandBuildRecord {
 const records = new WeakMap<Band, BandBuildRecord>();
 
 export function recordBandBuild(band: Band, lines: readonly FoldLine[], picked: readonly FoldLine[], closet: readonly ClosetEntry[], rawTokens: number): void {
-  const pickedIds = new Set<number>();
-  for (const line of picked) pickedIds.add(line.lineId);
-  const fragments = new Map<number, number>();
-  const callLines: FoldLine[] = [];
-  for (const line of lines) {
-    if (line.kind === 'call') callLines.push(line);
-    if (pickedIds.has(line.lineId)) fragments.set(line.lineId, (fragments.get(line.lineId) ?? 0) + 1);
-  }
-  records.set(band, { picked, callLines, fragments, closet, rawTokens });
+  records.set(band, { lines, picked, closet, rawTokens });
 }
 
-/** True when this process built the band (so it can give a receipt). */
+/** True when this process built the band and its receipt was not taken yet. */
 export function hasBandRecord(band: Band): boolean {
   return records.has(band);
 }
@@ -120,20 +111,33 @@ function keyArgumentWhole(argument: string, skeleton: string, bandText: string):
   return argument.split('\n').every((line) => !line.trim() || collapsedBand.includes(collapse(line)));
 }
 
+/** A band's receipt but for the digest of its raw messages, which the session works out on demand. */
+export type BandReceiptBody = Omit<BandReceipt, 'rawDigest'>;
+
 /**
  * The receipt of a band this process built: which calls, lines and identifiers it shows, read
- * from the lines it was built of. Null for a band restored from a snapshot.
+ * from the lines it was built of. Taken once (the build record is dropped with it); null for a
+ * band restored from a snapshot.
  */
-export function bandReceipt(band: Band, messageAt: (index: number) => CanonicalMessage, rawDigest: string): BandReceipt | null {
+export function takeBandReceipt(band: Band, messageAt: (index: number) => CanonicalMessage): BandReceiptBody | null {
   const record = records.get(band);
   if (!record) return null;
+  records.delete(band);
+  const pickedIds = new Set<number>();
+  for (const line of record.picked) pickedIds.add(line.lineId);
+  const fragments = new Map<number, number>();
+  const callLines: FoldLine[] = [];
+  for (const line of record.lines) {
+    if (line.kind === 'call') callLines.push(line);
+    if (pickedIds.has(line.lineId)) fragments.set(line.lineId, (fragments.get(line.lineId) ?? 0) + 1);
+  }
   const lines: LineReceipt[] = [];
   const agentLines: number[] = [];
   const identifiers = new Map<string, IdentifierReceipt>();
   for (const group of lineGroups(record.picked)) {
     const first = group[0];
     const text = renderGroup(group);
-    const whole = group.length === (record.fragments.get(first.lineId) ?? group.length) && !text.includes('… ') && !text.endsWith(' …');
+    const whole = group.length === (fragments.get(first.lineId) ?? group.length) && !text.includes('… ') && !text.endsWith(' …');
     if (AGENT_KINDS.has(first.kind)) agentLines.push(lines.length);
     lines.push({ messageIndex: first.messageIndex, kind: first.kind, text, whole });
     // the same rule the band's contents use: a whole scanned line carries its scan, anything else is scanned as shown
@@ -150,7 +154,7 @@ export function bandReceipt(band: Band, messageAt: (index: number) => CanonicalM
   let ordinal = 0;
   for (let index = band.start; index < band.end; index++) {
     for (const call of messageAt(index).toolCalls) {
-      const line = record.callLines[ordinal++];
+      const line = callLines[ordinal++];
       const base = { messageIndex: index, id: call.id, name: call.name };
       if (!line || !picked.has(line)) toolCalls.push({ ...base, shown: 'counted' });
       else toolCalls.push({ ...base, shown: keyArgumentWhole(keyArgument(toolFamily(call.name), call.input), line.text, band.text) ? 'shown' : 'clipped', line: line.text });
@@ -164,7 +168,6 @@ export function bandReceipt(band: Band, messageAt: (index: number) => CanonicalM
     identifiers: [...identifiers.values()],
     lines,
     agentLines,
-    rawDigest,
     textDigest: digestOf(fnv1a(band.text)),
   };
 }

@@ -1,4 +1,4 @@
-import { bandReceipt, digestOf, type BandReceipt } from '../fold/band-receipt.ts';
+import { digestOf, takeBandReceipt, type BandReceipt, type BandReceiptBody } from '../fold/band-receipt.ts';
 import type { Band } from '../fold/build-band.ts';
 import type { EpochReason } from '../freeze/freeze-state.ts';
 import { fingerprintOf } from '../messages/transcript.ts';
@@ -31,48 +31,62 @@ export interface FoldReceipt {
   readonly bands: readonly BandReceipt[];
 }
 
-/** What a receipt is made of, kept by reference until someone asks for it. */
-export interface ReceiptSource {
-  readonly call: number;
-  readonly epoch: number;
-  readonly epochReason: EpochReason;
-  readonly merged: boolean;
-  readonly previous: readonly Band[];
-  readonly bands: readonly Band[];
-  /** Canonical and provider messages [offset, offset + length) as the session read them at this call. */
-  readonly offset: number;
-  readonly messages: readonly CanonicalMessage[];
-  readonly sources: readonly ProviderMessage[];
-}
+/**
+ * A receipt as the session keeps it: the band bodies are read when the call seals them (from the
+ * lines the build just picked, which then go); the digests of the covered raw messages, a pass
+ * over all of them, are worked out when the receipt is first read.
+ */
+export class PendingReceipt {
+  private receipt: FoldReceipt | null = null;
+  private sources: readonly ProviderMessage[] | null;
 
-/** Digest of raw messages [start, end), from the same stable fingerprints the session uses. */
-function rawDigest(source: ReceiptSource, start: number, end: number): string {
-  let hash = 0;
-  for (let i = start; i < end; i++) hash = combineHashes(hash, fingerprintOf(source.sources[i - source.offset]));
-  return digestOf(hash);
-}
-
-/** The receipt of a call, or null when it sealed no band this process built. */
-export function buildFoldReceipt(source: ReceiptSource): FoldReceipt | null {
-  const kept = new Set(source.previous);
-  const fresh = source.bands.filter((band) => !kept.has(band));
-  if (!fresh.length) return null;
-  const bands: BandReceipt[] = [];
-  for (const band of fresh) {
-    const receipt = bandReceipt(band, (index) => source.messages[index - source.offset], rawDigest(source, band.start, band.end));
-    if (receipt) bands.push(receipt);
+  private constructor(
+    private readonly head: Omit<FoldReceipt, 'bands'>,
+    private readonly bodies: readonly BandReceiptBody[],
+    private readonly offset: number,
+    sources: readonly ProviderMessage[],
+  ) {
+    this.sources = sources;
   }
-  if (!bands.length) return null;
-  const current = new Set(source.bands);
-  return {
-    format: FOLD_RECEIPT_FORMAT,
-    version: FOLD_RECEIPT_VERSION,
-    call: source.call,
-    epoch: source.epoch,
-    epochReason: source.epochReason,
-    merged: source.merged,
-    firstBand: source.bands.indexOf(fresh[0]),
-    replaced: source.previous.filter((band) => !current.has(band)).map((band) => ({ messages: [band.start, band.end] as const, textDigest: digestOf(fnv1a(band.text)) })),
-    bands,
-  };
+
+  /** The receipt of a call that sealed `bands` after `previous`; null when it sealed no band this process built. */
+  static of(call: { call: number; epoch: number; epochReason: EpochReason; merged: boolean }, previous: readonly Band[], bands: readonly Band[], messages: readonly CanonicalMessage[], source: (index: number) => ProviderMessage): PendingReceipt | null {
+    const kept = new Set(previous);
+    const fresh = bands.filter((band) => !kept.has(band));
+    const bodies: BandReceiptBody[] = [];
+    for (const band of fresh) {
+      const body = takeBandReceipt(band, (index) => messages[index]);
+      if (body) bodies.push(body);
+    }
+    if (!bodies.length) return null;
+    const current = new Set(bands);
+    const head = {
+      format: FOLD_RECEIPT_FORMAT,
+      version: FOLD_RECEIPT_VERSION,
+      ...call,
+      firstBand: bands.indexOf(fresh[0]),
+      replaced: previous.filter((band) => !current.has(band)).map((band) => ({ messages: [band.start, band.end] as const, textDigest: digestOf(fnv1a(band.text)) })),
+    } as const;
+    const start = bodies[0].messages[0];
+    const end = bodies[bodies.length - 1].messages[1];
+    // references to the provider messages (the host's own objects), for the digests on demand
+    const sources: ProviderMessage[] = [];
+    for (let i = start; i < end; i++) sources.push(source(i));
+    return new PendingReceipt(head, bodies, start, sources);
+  }
+
+  get(): FoldReceipt {
+    if (!this.receipt) {
+      const sources = this.sources as readonly ProviderMessage[];
+      const bands = this.bodies.map((body): BandReceipt => {
+        let hash = 0;
+        for (let i = body.messages[0]; i < body.messages[1]; i++) hash = combineHashes(hash, fingerprintOf(sources[i - this.offset]));
+        const { textDigest, ...rest } = body;
+        return { ...rest, rawDigest: digestOf(hash), textDigest };
+      });
+      this.receipt = { ...this.head, bands };
+      this.sources = null;
+    }
+    return this.receipt;
+  }
 }

@@ -21,21 +21,7 @@ import { countedBudget, observeCalibration, type Calibration } from './calibrati
 import { createRecallState } from '../recall/recall-state.ts';
 import type { RecallConfig } from '../recall/recall-config.ts';
 import { chooseHeadEnd, planFold } from './plan-fold.ts';
-import { buildFoldReceipt, type FoldReceipt, type ReceiptSource } from './fold-receipt.ts';
-
-/** A call that sealed bands, with its receipt worked out on first need. */
-interface ReceiptEntry {
-  source: ReceiptSource | null;
-  receipt: FoldReceipt | null;
-}
-
-function receiptOf(entry: ReceiptEntry): FoldReceipt | null {
-  if (entry.source) {
-    entry.receipt = buildFoldReceipt(entry.source);
-    entry.source = null;
-  }
-  return entry.receipt;
-}
+import { PendingReceipt, type FoldReceipt } from './fold-receipt.ts';
 
 /** Default ceiling when the host names none: large-window models, well under their limit. */
 export const DEFAULT_FOLD_PRESSURE_CEILING_TOKENS = 240_000;
@@ -75,6 +61,12 @@ export interface FoldSessionOptions {
    * is re-sealed with `'config-changed'`.
    */
   readonly restoredState?: string | SavedFoldSession;
+  /**
+   * Keep every call's fold receipt for `receipts()` (default true). Each costs about its band's
+   * text in memory; a long-lived host that stores receipts elsewhere (or never reads them) can
+   * pass false; `outcome.receipt` is set either way.
+   */
+  readonly keepReceipts?: boolean;
 }
 
 /**
@@ -106,8 +98,8 @@ export class FoldSession {
   private fingerprintPending = false;
   private readonly recallLane: RecallLane | null;
   private readonly lineTokens: LineTokenCache;
-  /** Calls of this session object that sealed bands; receipts are per process (not in snapshots). */
-  private readonly receiptLog: ReceiptEntry[] = [];
+  /** Receipts of this session object's calls that sealed bands (per process: not in snapshots); null when not kept. */
+  private readonly receiptLog: PendingReceipt[] | null;
 
   constructor(options: FoldSessionOptions = {}) {
     const ceiling = options.pressureCeiling ?? options.budget?.pressureCeilingTokens ?? DEFAULT_FOLD_PRESSURE_CEILING_TOKENS;
@@ -126,6 +118,7 @@ export class FoldSession {
     this.needsVerification = options.restoredState !== undefined;
     const recall = options.recall ?? (this.ceiling !== null && this.ceiling <= RECALL_BY_DEFAULT_UP_TO);
     this.recallLane = recall ? new RecallLane(recall === true ? {} : recall, this.countTokens) : null;
+    this.receiptLog = options.keepReceipts === false ? null : [];
   }
 
   /** The saved-format JSON (`SavedFoldSession`) of the session; pass it as `restoredState` to resume exactly. */
@@ -158,12 +151,7 @@ export class FoldSession {
    * made itself (store receipts next to the snapshot to keep them; they are plain JSON).
    */
   receipts(): FoldReceipt[] {
-    const receipts: FoldReceipt[] = [];
-    for (const entry of this.receiptLog) {
-      const receipt = receiptOf(entry);
-      if (receipt) receipts.push(receipt);
-    }
-    return receipts;
+    return (this.receiptLog ?? []).map((receipt) => receipt.get());
   }
 
   /** Whether this session pages folded content back in (see the `recall` option). */
@@ -290,22 +278,13 @@ export class FoldSession {
     this.rebuildPrefix();
   }
 
-  /** Keeps what the receipt of this call needs (references to the bands and the messages they cover), when it sealed a band. */
-  private noteReceipt(previous: readonly Band[], reason: EpochReason, merged: boolean): ReceiptEntry | undefined {
-    const kept = new Set(previous);
-    const fresh = this.state.bands.filter((band) => !kept.has(band));
-    if (!fresh.length) return undefined;
-    const start = fresh[0].start;
-    const end = fresh[fresh.length - 1].end;
+  /** The receipt of this call, when it sealed a band: read now from the lines the band build picked. */
+  private noteReceipt(previous: readonly Band[], reason: EpochReason, merged: boolean): PendingReceipt | undefined {
     const transcript = this.transcript;
-    const sources: ProviderMessage[] = [];
-    for (let i = start; i < end; i++) sources.push(transcript.source(i));
-    const entry: ReceiptEntry = {
-      source: { call: this.state.calls, epoch: this.state.epochs, epochReason: reason, merged, previous, bands: this.state.bands, offset: start, messages: transcript.messages.slice(start, end), sources },
-      receipt: null,
-    };
-    this.receiptLog.push(entry);
-    return entry;
+    const receipt = PendingReceipt.of({ call: this.state.calls, epoch: this.state.epochs, epochReason: reason, merged }, previous, this.state.bands, transcript.messages, (index) => transcript.source(index));
+    if (!receipt) return undefined;
+    this.receiptLog?.push(receipt);
+    return receipt;
   }
 
   /** Host telemetry (what the provider measured for the previous view) refines the calibration. */
@@ -360,10 +339,10 @@ export class FoldSession {
     this.ackTokens = this.countTokens(`<${dialect === 'gemini' ? 'model' : 'assistant'}>\n${FOLD_ACKNOWLEDGEMENT}\n`);
   }
 
-  private outcome(history: readonly ProviderMessage[], cacheHot: boolean, reason: EpochReason | undefined, merged: boolean, recalled = 0, receipt?: ReceiptEntry): FoldOutcome {
+  private outcome(history: readonly ProviderMessage[], cacheHot: boolean, reason: EpochReason | undefined, merged: boolean, recalled = 0, receipt?: PendingReceipt): FoldOutcome {
     const outcome = this.outcomeOf(history, cacheHot, reason, merged, recalled);
-    // the receipt is worked out when read: digests of the covered messages cost a pass over them
-    if (receipt) Object.defineProperty(outcome, 'receipt', { enumerable: true, get: () => receiptOf(receipt) ?? undefined });
+    // its digests are worked out when read: they cost a pass over the covered messages
+    if (receipt) Object.defineProperty(outcome, 'receipt', { enumerable: true, get: () => receipt.get() });
     return outcome;
   }
 
