@@ -405,33 +405,68 @@ function itemNode(item: ViewItem, loaded: LoadedHistory): HTMLLIElement {
 const SHARED_BADGE = () => element('span', { class: 'badge hot', title: 'byte-identical to the previous call' }, 'shared');
 const SEALED_BADGE = () => element('span', { class: 'badge epoch', title: 'last message of the sealed prefix: the cache breakpoint' }, 'sealed boundary');
 
+/** Main-thread time one view render may spend building new item nodes; the rest are built in the frames after. */
+const BUILD_BUDGET_MS = 8;
+let pendingBuild = 0;
+
+function markItem(li: HTMLLIElement, position: number, call: CallSummary): void {
+  const shared = position < call.sharedPrefixMessages;
+  const boundary = call.sealedBoundary === position;
+  li.classList.toggle('shared', shared);
+  li.classList.toggle('boundary', boundary);
+  li.dataset.position = String(position);
+  const marks = li.querySelector('.marks');
+  if (marks && (marks.childElementCount !== Number(shared) + Number(boundary) || marks.textContent !== `${shared ? 'shared' : ''}${boundary ? 'sealed boundary' : ''}`)) marks.replaceChildren(...(shared ? [SHARED_BADGE()] : []), ...(boundary ? [SEALED_BADGE()] : []));
+}
+
 function renderView(view: CallView): void {
   const result = state.result;
   const loaded = state.loaded;
   if (!result || !loaded || view.call !== state.call) return;
+  cancelAnimationFrame(pendingBuild);
   const call = result.calls[view.call - 1];
   const list = ui.viewList;
-  const scroll = list.scrollTop;
+  const started = performance.now();
   const nodes: HTMLLIElement[] = [];
   const seen = new Set<HTMLLIElement>();
+  const later: Array<[number, ViewItem, HTMLLIElement]> = [];
   view.items.forEach((item, position) => {
-    let li = itemNode(item, loaded);
+    let li = itemNodes.get(itemKey(item));
+    if (!li && performance.now() - started > BUILD_BUDGET_MS) {
+      // a jump to a far call brings many new items: a placeholder now, the item in a later frame
+      const placeholder = element('li', { class: 'pending', 'data-kind': item.kind, 'data-position': String(position) }, element('span', { class: 'muted' }, '…'));
+      later.push([position, item, placeholder]);
+      nodes.push(placeholder);
+      return;
+    }
+    li ??= itemNode(item, loaded);
     // the same message twice in one view (never expected) gets a node of its own
     if (seen.has(li)) li = li.cloneNode(true) as HTMLLIElement;
     seen.add(li);
-    const shared = position < call.sharedPrefixMessages;
-    const boundary = call.sealedBoundary === position;
-    li.classList.toggle('shared', shared);
-    li.classList.toggle('boundary', boundary);
-    li.dataset.position = String(position);
-    const marks = li.querySelector('.marks');
-    if (marks && (marks.childElementCount !== Number(shared) + Number(boundary) || marks.textContent !== `${shared ? 'shared' : ''}${boundary ? 'sealed boundary' : ''}`)) marks.replaceChildren(...(shared ? [SHARED_BADGE()] : []), ...(boundary ? [SEALED_BADGE()] : []));
+    markItem(li, position, call);
     nodes.push(li);
   });
   list.replaceChildren(...nodes);
-  list.scrollTop = scroll;
   ui.viewSummary.textContent = `(call ${view.call}: ${view.items.length} messages, ${formatTokens(call.viewTokens)} tokens)`;
+  const build = () => {
+    pendingBuild = 0;
+    if (state.call !== view.call) return;
+    const frameStart = performance.now();
+    while (later.length && performance.now() - frameStart < BUILD_BUDGET_MS) {
+      const [position, item, placeholder] = later.shift() as [number, ViewItem, HTMLLIElement];
+      const li = itemNode(item, loaded);
+      markItem(li, position, call);
+      placeholder.replaceWith(li);
+    }
+    if (later.length) pendingBuild = requestAnimationFrame(build);
+    else list.dataset.call = String(view.call);
+  };
+  if (later.length) pendingBuild = requestAnimationFrame(build);
+  else list.dataset.call = String(view.call);
 }
+
+/** Closet identifiers shown before "show all". */
+const CLOSET_SHOWN = 60;
 
 /** Band lines shown before "show all": a band can hold hundreds. */
 const BAND_LINES_SHOWN = 40;
@@ -498,7 +533,18 @@ function renderBand(item: Extract<ViewItem, { kind: 'band' }>, marks: HTMLElemen
   const closet = band.identifiers.filter((identifier) => identifier.via === 'closet');
   if (closet.length) {
     const box = element('div', { class: 'closet', role: 'list', 'aria-label': 'Coordinate Closet' }, element('span', { class: 'muted' }, '⌖ closet'));
-    for (const identifier of closet) box.append(element('button', { type: 'button', role: 'listitem', 'data-raw': String(identifier.messageIndex), title: `${identifier.kind}, from raw message #${identifier.messageIndex}` }, identifier.value));
+    const add = (from: number, to: number) => {
+      for (const identifier of closet.slice(from, to)) box.append(element('button', { type: 'button', role: 'listitem', 'data-raw': String(identifier.messageIndex), title: `${identifier.kind}, from raw message #${identifier.messageIndex}` }, identifier.value));
+    };
+    add(0, CLOSET_SHOWN);
+    if (closet.length > CLOSET_SHOWN) {
+      const more = element('button', { type: 'button', class: 'more' }, `+${closet.length - CLOSET_SHOWN} more`);
+      more.onclick = () => {
+        more.remove();
+        add(CLOSET_SHOWN, closet.length);
+      };
+      box.append(more);
+    }
     fragment.append(box);
   }
   return fragment;
