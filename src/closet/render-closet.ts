@@ -53,6 +53,8 @@ export interface ClosetOptions {
   readonly isPresent: (value: string) => boolean;
   /** Share of the budget the user-text lane may take. */
   readonly userLaneFraction?: number;
+  /** When given, each kept item is pushed here (value, kind, newest message index), for a fold receipt. */
+  readonly kept?: { value: string; kind: IdentifierKind; messageIndex: number }[];
 }
 
 /** Renders a closet of prepared candidates for one view: what it already holds and the budget. */
@@ -119,6 +121,7 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
       }
       used += cost;
       kept.push(item);
+      options.kept?.push({ value: candidate.value, kind: candidate.kind, messageIndex: candidate.last });
     }
     return kept.length ? `${CLOSET_MARK} ${kept.join(' · ')}` : '';
   };

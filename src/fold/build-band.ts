@@ -1,5 +1,6 @@
 import { prepareCloset, type ClosetOccurrence } from '../closet/render-closet.ts';
 import { sealContents } from './band-contents.ts';
+import { recordBandBuild, type ClosetEntry } from './band-receipt.ts';
 import type { TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
@@ -134,6 +135,7 @@ interface Attempt {
   readonly closet: string;
   readonly tokens: number;
   readonly picked: FoldLine[];
+  readonly closetEntries: ClosetEntry[];
 }
 
 /**
@@ -167,17 +169,19 @@ export function buildBand(request: BandRequest): Band {
     const omitted = omittedCallsLine(lines, new Set(picked));
     const pickedIdentifiers = new Set(picked.flatMap((line) => line.identifiers.map((identifier) => identifier.value)));
     const body = [omitted, renderLines(picked)].filter(Boolean).join('\n');
+    const closetEntries: ClosetEntry[] = [];
     const closet = closetOf({
       budgetTokens: closetBudget,
+      kept: closetEntries,
       isPresent: (value) => request.presentIdentifiers.has(value) || pickedIdentifiers.has(value),
     });
     const text = [intro, body, closet].filter(Boolean).join('\n');
     const tokens = measure(text);
-    if (!smallest || tokens < smallest.tokens) smallest = { text, omitted, closet, tokens, picked };
+    if (!smallest || tokens < smallest.tokens) smallest = { text, omitted, closet, tokens, picked, closetEntries };
     const estimated = picked.reduce((sum, line) => sum + line.estimate, 0);
     const real = tokens - introTokens - (closet ? estimateTokens(closet) : 0);
     if (tokens <= budgetTokens && (!best || tokens > best.tokens)) {
-      best = { text, omitted, closet, tokens, picked };
+      best = { text, omitted, closet, tokens, picked, closetEntries };
       bestScale = estimated > 0 && real > 0 ? real / estimated : scale;
     }
     // under budget, the same pick again means the same scale and budget next time: nothing left to try
@@ -194,5 +198,6 @@ export function buildBand(request: BandRequest): Band {
   const band: Band = { start, end, text: best.text, tokens: best.tokens, lineKeys: best.picked.map((line) => line.key), estimateScale: bestScale };
   // the text outside the picked lines: header, omitted calls, closet
   sealContents(band, best.picked, [intro, best.omitted, best.closet].filter(Boolean).join('\n'));
+  recordBandBuild(band, lines, best.picked, best.closetEntries, request.rawTokens);
   return band;
 }

@@ -1,6 +1,7 @@
 import type { TaskRail } from '../task-rail/types.ts';
 import type { EpochReason } from '../freeze/freeze-state.ts';
 import type { ProviderMessage } from '../messages/types.ts';
+import type { FoldReceipt } from './fold-receipt.ts';
 
 export interface FoldStats {
   /** Set when this call sealed a new prefix. */
@@ -38,6 +39,8 @@ export interface FoldOutcome {
   /** Raw messages [start, end) that the view shows folded (in bands or the rebirth seed); null when none. */
   readonly foldedRange: readonly [number, number] | null;
   readonly stats: FoldStats;
+  /** Set when this call sealed or merged a band: what each new band covers and holds (see `session.receipts()`). */
+  readonly receipt?: FoldReceipt;
 }
 
 export interface FoldPrepareOptions {

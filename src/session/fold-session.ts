@@ -24,6 +24,7 @@ import { chooseHeadEnd, planFold } from './plan-fold.ts';
 import { FOLD_ACKNOWLEDGEMENT } from '../fold/fold-acknowledgement.ts';
 import { leadingSystemCount } from '../messages/leading-system.ts';
 import { syntheticMessageTokens } from '../messages/synthetic-tokens.ts';
+import { PendingReceipt, type FoldReceipt } from './fold-receipt.ts';
 
 /** Default ceiling when the host names none: large-window models, well under their limit. */
 export const DEFAULT_FOLD_PRESSURE_CEILING_TOKENS = 240_000;
@@ -63,6 +64,12 @@ export interface FoldSessionOptions {
    * is re-sealed with `'config-changed'`.
    */
   readonly restoredState?: string | SavedFoldSession;
+  /**
+   * Keep every call's fold receipt for `receipts()` (default true). Each costs about its band's
+   * text in memory; a long-lived host that stores receipts elsewhere (or never reads them) can
+   * pass false; `outcome.receipt` is set either way.
+   */
+  readonly keepReceipts?: boolean;
 }
 
 /**
@@ -94,6 +101,8 @@ export class FoldSession {
   private fingerprintPending = false;
   private readonly recallLane: RecallLane | null;
   private readonly lineTokens: LineTokenCache;
+  /** Receipts of this session object's calls that sealed bands (per process: not in snapshots); null when not kept. */
+  private readonly receiptLog: PendingReceipt[] | null;
 
   constructor(options: FoldSessionOptions = {}) {
     const ceiling = options.pressureCeiling ?? options.budget?.pressureCeilingTokens ?? DEFAULT_FOLD_PRESSURE_CEILING_TOKENS;
@@ -112,6 +121,7 @@ export class FoldSession {
     this.needsVerification = options.restoredState !== undefined;
     const recall = options.recall ?? (this.ceiling !== null && this.ceiling <= RECALL_BY_DEFAULT_UP_TO);
     this.recallLane = recall ? new RecallLane(recall === true ? {} : recall, this.countTokens) : null;
+    this.receiptLog = options.keepReceipts === false ? null : [];
   }
 
   /** The saved-format JSON (`SavedFoldSession`) of the session; pass it as `restoredState` to resume exactly. */
@@ -136,6 +146,15 @@ export class FoldSession {
     if (mismatch === null) return state;
     if (sameCounter) throw new FoldStateError('invalid-field', mismatch.field, `holds ${mismatch.stored} tokens, but its text counts ${mismatch.counted}`);
     return { ...state, configFingerprint: UNKNOWN_CONFIG_FINGERPRINT };
+  }
+
+  /**
+   * Fold receipts of every call of this session object that sealed or merged a band, oldest
+   * first. Receipts are per process: a session restored from a snapshot lists only the calls it
+   * made itself (store receipts next to the snapshot to keep them; they are plain JSON).
+   */
+  receipts(): FoldReceipt[] {
+    return (this.receiptLog ?? []).map((receipt) => receipt.get());
   }
 
   /** Whether this session pages folded content back in (see the `recall` option). */
@@ -227,15 +246,17 @@ export class FoldSession {
     const coveredEnd = fresh ? (seed ? seed.end : headEnd) : this.state.coveredEnd;
     const ceilingTokens = Number.isFinite(limit) ? limit / (1 - this.config.safetyFraction) : transcript.tokensBetween(0, transcript.length);
     const plan = planFold({ transcript, config: this.config, countTokens: this.countTokens, limitTokens: limit, ceilingTokens, headEnd, seed, bands, coveredEnd, ackTokens: this.ackTokens, userRole: 'user', lineTokens: this.lineTokens });
+    const previous = this.state.bands;
     if (plan) {
       this.commit({ headEnd, seed, bands: plan.bands, coveredEnd: plan.coveredEnd, clipped: {} }, now, plan.viewTokens);
-      return this.outcome(history, false, reason, plan.merged, this.recallCards(now, limit));
+      const entry = this.noteReceipt(previous, reason, plan.merged);
+      return this.outcome(history, false, reason, plan.merged, this.recallCards(now, limit), entry);
     }
     // even the smallest tail does not fit: clip oversized raw messages of the live step, else rebirth
     const clipped = clipTail(transcript, { headEnd, seed, bands, coveredEnd }, limit, this.ackTokens, this.countTokens, this.config.lineWeights);
     if (clipped) {
       this.commit({ headEnd, seed, bands: clipped.bands, coveredEnd: clipped.coveredEnd, clipped: clipped.clipped }, now, clipped.viewTokens);
-      return this.outcome(history, false, reason, false);
+      return this.outcome(history, false, reason, false, 0, this.noteReceipt(previous, reason, false));
     }
     // the fallback rebirth honours the host's seed and task rail like an asked-for one
     return this.hardEpoch(history, now, limit, options.hardEpochSeed, options.taskRail);
@@ -259,6 +280,15 @@ export class FoldSession {
     this.fingerprintPending = true;
     this.state = { ...this.state, configFingerprint: this.configFingerprint };
     this.rebuildPrefix();
+  }
+
+  /** The receipt of this call, when it sealed a band: read now from the lines the band build picked. */
+  private noteReceipt(previous: readonly Band[], reason: EpochReason, merged: boolean): PendingReceipt | undefined {
+    const transcript = this.transcript;
+    const receipt = PendingReceipt.of({ call: this.state.calls, epoch: this.state.epochs, epochReason: reason, merged }, previous, this.state.bands, transcript.messages, (index) => transcript.source(index));
+    if (!receipt) return undefined;
+    this.receiptLog?.push(receipt);
+    return receipt;
   }
 
   /** Host telemetry (what the provider measured for the previous view) refines the calibration. */
@@ -313,7 +343,14 @@ export class FoldSession {
     this.ackTokens = syntheticMessageTokens(this.countTokens, dialect === 'gemini' ? 'model' : 'assistant', FOLD_ACKNOWLEDGEMENT);
   }
 
-  private outcome(history: readonly ProviderMessage[], cacheHot: boolean, reason: EpochReason | undefined, merged: boolean, recalled = 0): FoldOutcome {
+  private outcome(history: readonly ProviderMessage[], cacheHot: boolean, reason: EpochReason | undefined, merged: boolean, recalled = 0, receipt?: PendingReceipt): FoldOutcome {
+    const outcome = this.outcomeOf(history, cacheHot, reason, merged, recalled);
+    // its digests are worked out when read: they cost a pass over the covered messages
+    if (receipt) Object.defineProperty(outcome, 'receipt', { enumerable: true, get: () => receipt.get() });
+    return outcome;
+  }
+
+  private outcomeOf(history: readonly ProviderMessage[], cacheHot: boolean, reason: EpochReason | undefined, merged: boolean, recalled: number): FoldOutcome {
     const state = this.state;
     const transcript = this.transcript;
     const tail: ProviderMessage[] = [];

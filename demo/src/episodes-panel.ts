@@ -1,0 +1,73 @@
+/** Episodes harvested from loaded sessions, kept in IndexedDB: listed newest first and searched by path. */
+import { deriveEpisodesFromMessages, recordEpisodes, type Episode, type EpisodeStore, type ProviderMessage } from '../../src/index.ts';
+import { clear, element } from './ui/dom.ts';
+
+export class EpisodesPanel {
+  private store: Promise<EpisodeStore> | null = null;
+
+  constructor(
+    private readonly open: () => Promise<EpisodeStore>,
+    private readonly list: HTMLElement,
+    private readonly search: HTMLInputElement,
+    private readonly forget: HTMLButtonElement,
+    private readonly fail: (message: string) => void,
+  ) {
+    let typing: ReturnType<typeof setTimeout> | undefined;
+    search.addEventListener('input', () => {
+      clearTimeout(typing);
+      typing = setTimeout(() => void this.refresh(), 150);
+    });
+    forget.addEventListener('click', () => void this.forgetAll());
+    void this.refresh();
+  }
+
+  private storeOf(): Promise<EpisodeStore> {
+    this.store ??= this.open();
+    return this.store;
+  }
+
+  /** Derives the session's episodes and records them (a re-load updates them in place: ids hash the session and the span start). */
+  async harvest(messages: readonly ProviderMessage[], sessionId: string): Promise<void> {
+    const episodes = deriveEpisodesFromMessages(messages, { sessionId });
+    await recordEpisodes(await this.storeOf(), episodes);
+    await this.refresh();
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      const store = await this.storeOf();
+      const query = this.search.value.trim();
+      const episodes = query ? await store.findByPaths([query], { limit: 50 }) : (await store.list()).slice(0, 50);
+      this.render(episodes, query);
+    } catch (error) {
+      this.fail(`Episodes: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private async forgetAll(): Promise<void> {
+    const store = await this.storeOf();
+    for (const episode of await store.list()) await store.delete(episode.id);
+    await this.refresh();
+  }
+
+  private render(episodes: readonly Episode[], query: string): void {
+    clear(this.list);
+    if (!episodes.length) {
+      this.list.append(element('li', { class: 'muted' }, query ? `No episode touched ${query}.` : 'No episodes yet: load a session.'));
+      return;
+    }
+    for (const episode of episodes) {
+      const conclusion = episode.conclusions[episode.conclusions.length - 1];
+      this.list.append(
+        element(
+          'li',
+          { 'data-episode': episode.id },
+          element('div', { class: 'item-head' }, element('span', { class: 'role' }, episode.sessionId), `messages ${episode.span.startIndex}–${episode.span.endIndex - 1}`, element('span', { class: 'badge' }, episode.outcome), episode.supersededBy ? element('span', { class: 'badge' }, 'superseded') : ''),
+          element('div', {}, episode.request ? episode.request.slice(0, 200) : '(no request)'),
+          element('div', { class: 'files mono' }, episode.files.slice(0, 8).map((file) => `${file.how} ${file.path}`).join(' · ') + (episode.files.length > 8 ? ` · +${episode.files.length - 8}` : '')),
+          conclusion ? element('div', { class: 'muted' }, `${conclusion.kind}: ${conclusion.text.slice(0, 200)}`) : '',
+        ),
+      );
+    }
+  }
+}

@@ -1,0 +1,173 @@
+import type { IdentifierKind } from '../closet/identifier-kinds.ts';
+import { findIdentifiers } from '../closet/nominate-verbatim.ts';
+import type { CanonicalMessage } from '../messages/types.ts';
+import { fnv1a } from '../text/hash.ts';
+import type { Band } from './build-band.ts';
+import type { FoldLine, FoldLineKind } from './fold-line.ts';
+import { keyArgument } from './key-argument.ts';
+import { collapse, UNSCANNED } from './line-templates.ts';
+import { lineGroups, renderGroup } from './render-lines.ts';
+import { toolFamily } from './tool-family.ts';
+
+/** How a folded tool call reached the band. */
+export type ToolCallShown = 'shown' | 'clipped' | 'counted';
+
+export interface ToolCallReceipt {
+  /** Raw index of the assistant message that made the call. */
+  readonly messageIndex: number;
+  readonly id: string;
+  readonly name: string;
+  /**
+   * `shown`: its skeleton line is in the band with the whole key argument; `clipped`: its skeleton
+   * line is in the band but part of the key argument is not; `counted`: only the omitted-calls line counts it.
+   */
+  readonly shown: ToolCallShown;
+  /** The skeleton line as the band shows it (absent when only counted). */
+  readonly line?: string;
+}
+
+export interface IdentifierReceipt {
+  readonly value: string;
+  readonly kind: IdentifierKind;
+  /** Raw index of the newest message the band took it from. */
+  readonly messageIndex: number;
+  /** On a line the band shows, or only in the Coordinate Closet. */
+  readonly via: 'line' | 'closet';
+}
+
+export interface LineReceipt {
+  /** Raw index of the message the line was read from. */
+  readonly messageIndex: number;
+  readonly kind: FoldLineKind;
+  /** The line exactly as the band shows it. */
+  readonly text: string;
+  /** False when part of the source line was left out (shown with `…`). */
+  readonly whole: boolean;
+}
+
+/** What one band holds, from the lines it was built of. JSON-serializable and deterministic. */
+export interface BandReceipt {
+  /** Raw messages [start, end) the band covers. */
+  readonly messages: readonly [number, number];
+  /** Tokens of the covered raw messages, and of the band message (the session's counter). */
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** Every tool call of the covered messages, in order. */
+  readonly toolCalls: readonly ToolCallReceipt[];
+  /** Identifiers the band conserves verbatim, in first-seen order. */
+  readonly identifiers: readonly IdentifierReceipt[];
+  /** Every line of the band body, in order (the header, omitted-calls and closet lines aside). */
+  readonly lines: readonly LineReceipt[];
+  /** Indexes into `lines` of the agent's own words kept (its prose and reasoning). */
+  readonly agentLines: readonly number[];
+  /** FNV-1a digests (`fnv1a32:` + 8 hex digits) of the covered raw messages and of the band text. */
+  readonly rawDigest: string;
+  readonly textDigest: string;
+}
+
+/** One closet item as the band renders it. */
+export interface ClosetEntry {
+  readonly value: string;
+  readonly kind: IdentifierKind;
+  readonly messageIndex: number;
+}
+
+/**
+ * What the band build already knew when it sealed the band, by reference: recording it costs one
+ * object per built band. The session turns it into a receipt for the bands it keeps (see
+ * `takeBandReceipt`) and the record goes; bands built and dropped take theirs with them.
+ */
+interface BandBuildRecord {
+  /** Every candidate line of the band, in order. */
+  readonly lines: readonly FoldLine[];
+  readonly picked: readonly FoldLine[];
+  readonly closet: readonly ClosetEntry[];
+  readonly rawTokens: number;
+}
+
+// a band is immutable once sealed; a band restored from a snapshot has no record (receipts are per process)
+const records = new WeakMap<Band, BandBuildRecord>();
+
+export function recordBandBuild(band: Band, lines: readonly FoldLine[], picked: readonly FoldLine[], closet: readonly ClosetEntry[], rawTokens: number): void {
+  records.set(band, { lines, picked, closet, rawTokens });
+}
+
+/** True when this process built the band and its receipt was not taken yet. */
+export function hasBandRecord(band: Band): boolean {
+  return records.has(band);
+}
+
+export function digestOf(hash: number): string {
+  return `fnv1a32:${hash.toString(16).padStart(8, '0')}`;
+}
+
+const AGENT_KINDS = new Set<FoldLineKind>(['assistant', 'reasoning']);
+
+/** Whether every line of a call's key argument is in the band text: a long or multi-line argument may be cut. */
+function keyArgumentWhole(argument: string, skeleton: string, bandText: string): boolean {
+  if (!argument) return true;
+  if (skeleton.includes(argument.trim())) return true;
+  const collapsedBand = collapse(bandText);
+  return argument.split('\n').every((line) => !line.trim() || collapsedBand.includes(collapse(line)));
+}
+
+/** A band's receipt but for the digest of its raw messages, which the session works out on demand. */
+export type BandReceiptBody = Omit<BandReceipt, 'rawDigest'>;
+
+/**
+ * The receipt of a band this process built: which calls, lines and identifiers it shows, read
+ * from the lines it was built of. Taken once (the build record is dropped with it); null for a
+ * band restored from a snapshot.
+ */
+export function takeBandReceipt(band: Band, messageAt: (index: number) => CanonicalMessage): BandReceiptBody | null {
+  const record = records.get(band);
+  if (!record) return null;
+  records.delete(band);
+  const pickedIds = new Set<number>();
+  for (const line of record.picked) pickedIds.add(line.lineId);
+  const fragments = new Map<number, number>();
+  const callLines: FoldLine[] = [];
+  for (const line of record.lines) {
+    if (line.kind === 'call') callLines.push(line);
+    if (pickedIds.has(line.lineId)) fragments.set(line.lineId, (fragments.get(line.lineId) ?? 0) + 1);
+  }
+  const lines: LineReceipt[] = [];
+  const agentLines: number[] = [];
+  const identifiers = new Map<string, IdentifierReceipt>();
+  for (const group of lineGroups(record.picked)) {
+    const first = group[0];
+    const text = renderGroup(group);
+    const whole = group.length === (fragments.get(first.lineId) ?? group.length) && !text.includes('… ') && !text.endsWith(' …');
+    if (AGENT_KINDS.has(first.kind)) agentLines.push(lines.length);
+    lines.push({ messageIndex: first.messageIndex, kind: first.kind, text, whole });
+    // the same rule the band's contents use: a whole scanned line carries its scan, anything else is scanned as shown
+    const scanned = group.length === 1 && first.identifiers !== UNSCANNED && !first.text.startsWith('… ') && !first.text.endsWith(' …');
+    for (const { value, kind } of scanned ? first.identifiers : findIdentifiers(text)) {
+      const seen = identifiers.get(value);
+      if (!seen || seen.messageIndex < first.messageIndex) identifiers.set(value, { value, kind, messageIndex: first.messageIndex, via: 'line' });
+    }
+  }
+  for (const entry of record.closet) if (!identifiers.has(entry.value)) identifiers.set(entry.value, { ...entry, via: 'closet' });
+
+  const picked = new Set(record.picked);
+  const toolCalls: ToolCallReceipt[] = [];
+  let ordinal = 0;
+  for (let index = band.start; index < band.end; index++) {
+    for (const call of messageAt(index).toolCalls) {
+      const line = callLines[ordinal++];
+      const base = { messageIndex: index, id: call.id, name: call.name };
+      if (!line || !picked.has(line)) toolCalls.push({ ...base, shown: 'counted' });
+      else toolCalls.push({ ...base, shown: keyArgumentWhole(keyArgument(toolFamily(call.name), call.input), line.text, band.text) ? 'shown' : 'clipped', line: line.text });
+    }
+  }
+  return {
+    messages: [band.start, band.end],
+    tokensBefore: record.rawTokens,
+    tokensAfter: band.tokens,
+    toolCalls,
+    identifiers: [...identifiers.values()],
+    lines,
+    agentLines,
+    textDigest: digestOf(fnv1a(band.text)),
+  };
+}
