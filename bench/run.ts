@@ -1,4 +1,4 @@
-// `npm run bench`: the session replay, the outage scenario and the scale run, all offline and
+// `npm run bench`: the session replay, the outage scenario, the scale run and the storage table, all offline and
 // deterministic apart from timings; prints the three tables and writes bench/results/.
 // `--smoke` runs one real session at one ceiling, the scenario in one dialect and a short scale
 // run, writing to a temporary folder unless --out is given: a CI check that everything works.
@@ -13,6 +13,7 @@ import { writeResults } from './cli/write-results.ts';
 import { DEFAULT_RESULTS, replayMarkdown, replaySummaryTable, runReplay, type ReplayReport } from './replay.ts';
 import { growthLines, runScale, scaleMarkdown, scaleTable, type ScaleReport } from './scale.ts';
 import { dialectTable, runScenario, scenarioMarkdown, scenarioTable, type ScenarioReport } from './scenario.ts';
+import { runStorageBench, storageMarkdown, storageTable, type StorageReport } from './storage.ts';
 
 export const SMOKE_SESSION = 'msa-ds-chat-test-django__django-10914';
 
@@ -32,6 +33,7 @@ export interface BenchRun {
   readonly replay: ReplayReport;
   readonly scenario: ScenarioReport;
   readonly scale: ScaleReport;
+  readonly storage: StorageReport;
 }
 
 export async function runBench(options: BenchRunOptions = {}): Promise<BenchRun> {
@@ -58,9 +60,15 @@ export async function runBench(options: BenchRunOptions = {}): Promise<BenchRun>
   writeResults(out, 'scale', scale, scaleMarkdown(scale));
   print(`\n## Scale\n\n${scaleTable(scale)}\n${growthLines(scale).join('\n')}`);
 
+  // the smoke run keeps to the Node backends; the full run also drives Chromium and workerd
+  log('storage: record, recall by path and session save/load per backend');
+  const storage = await runStorageBench({ log, ...(smoke ? { smoke, backends: ['memory', 'fake-indexeddb'] as const } : {}) });
+  writeResults(out, 'storage', storage, storageMarkdown(storage));
+  print(`\n## Storage\n\n${storageTable(storage)}`);
+
   const seconds = +((performance.now() - started) / 1000).toFixed(1);
   print(`\nresults in ${out} (${seconds} s)`);
-  return { out, seconds, replay, scenario, scale };
+  return { out, seconds, replay, scenario, scale, storage };
 }
 
 async function main(): Promise<void> {
