@@ -88,14 +88,14 @@ async function inChromium(workload: StorageWorkload): Promise<StorageMeasurement
   }
 }
 
-async function inWorkerd(workload: StorageWorkload, backends: readonly ('durable-object' | 'kv')[], log: (line: string) => void): Promise<Map<string, StorageMeasurement>> {
+/** Starts the bench worker once and measures each backend in it; `each` gets every backend's own outcome. */
+async function inWorkerd(workload: StorageWorkload, backends: readonly ('durable-object' | 'kv')[], log: (line: string) => void, each: (backend: 'durable-object' | 'kv', measure: () => Promise<StorageMeasurement>) => Promise<void>): Promise<void> {
   process.env.WRANGLER_SEND_METRICS ??= 'false';
   process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= 'false';
   const worker = await unstable_startWorker({
     config: fileURLToPath(new URL('./storage/wrangler.toml', import.meta.url)),
     dev: { server: { hostname: '127.0.0.1', port: 0 }, inspector: false, persist: false, watch: false, logLevel: 'error' },
   });
-  const results = new Map<string, StorageMeasurement>();
   try {
     await worker.ready;
     const base = await worker.url;
@@ -110,12 +110,11 @@ async function inWorkerd(workload: StorageWorkload, backends: readonly ('durable
         const { count } = (await response.json()) as { count: number };
         return { seconds: (performance.now() - started) / 1000, count };
       };
-      results.set(backend, await measureStorage(workload, timePhase));
+      await each(backend, () => measureStorage(workload, timePhase));
     }
   } finally {
     await worker.dispose();
   }
-  return results;
 }
 
 export async function runStorageBench(options: StorageBenchOptions = {}): Promise<StorageReport> {
@@ -143,9 +142,7 @@ export async function runStorageBench(options: StorageBenchOptions = {}): Promis
   }
   const edge = backends.filter((backend): backend is 'durable-object' | 'kv' => backend === 'durable-object' || backend === 'kv');
   if (edge.length > 0)
-    await attempt(edge[0], async () => {
-      for (const [backend, measurement] of await inWorkerd(workload, edge, log)) add(backend as StorageBackendName, measurement);
-    });
+    await attempt(edge[0], () => inWorkerd(workload, edge, log, (backend, measure) => attempt(backend, async () => add(backend, await measure()))));
   for (const row of rows) log(`storage: ${row.backend} record ${row.recordPerSecond}/s recall ${row.recallPerSecond}/s`);
   return { kind: 'storage', episodes: workload.episodes.length, recalls: workload.recallPaths.length, sessionMessages: session.messages, rows, failures, measuredOn: measuredOn() };
 }
