@@ -3,7 +3,7 @@
 // time to save and load a 1,000-message session (its saved fold state alone, and with the history
 // beside it). Each backend runs in its own runtime: memory and fake-indexeddb in Node, IndexedDB in
 // Debian chromium through Playwright, the Durable Object and KV stores in workerd through wrangler's
-// local runtime. Writes bench/results/storage.{json,md}.
+// local runtime. Writes bench/out/storage.{json,md} (gitignored) unless --out is given.
 //
 //   npx tsx bench/storage.ts [--smoke] [--out DIR] [--backends memory,fake-indexeddb,chromium-indexeddb,durable-object,kv]
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,7 @@ import { measuredOn, type MeasuredOn } from './cli/environment.ts';
 import { isMainModule } from './cli/is-main.ts';
 import { formatInteger, markdownTable } from './cli/markdown-table.ts';
 import { writeResults } from './cli/write-results.ts';
-import { DEFAULT_RESULTS } from './replay.ts';
+import { RUN_OUTPUT } from './cli/paths.ts';
 import { inProcess, measureStorage, type StorageMeasurement, type StoragePhase, type StorageWorkload } from './storage/measure.ts';
 import { STORAGE_BENCH_BATCH, STORAGE_BENCH_RECALL_LIMIT, STORAGE_BENCH_SESSION_ROUNDS } from './storage/settings.ts';
 import { benchEpisodes, benchRecallPaths, benchSession } from './storage/workload.ts';
@@ -216,7 +216,7 @@ async function main(): Promise<void> {
     return name as StorageBackendName;
   });
   const report = await runStorageBench({ smoke: parsed.smoke === 'true', backends });
-  writeResults(parsed.out ?? DEFAULT_RESULTS, 'storage', report, storageMarkdown(report));
+  writeResults(parsed.out ?? RUN_OUTPUT, 'storage', report, storageMarkdown(report));
   console.log(`\n## Storage\n\n${storageTable(report)}`);
 }
 

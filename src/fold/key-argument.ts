@@ -1,5 +1,6 @@
 import { argumentValues } from '../messages/plain-text.ts';
 import type { ToolFamily } from './tool-family.ts';
+import { isRecord } from '../text/is-record.ts';
 
 const KEYS_BY_FAMILY: Record<ToolFamily, readonly string[]> = {
   bash: ['command', 'cmd', 'script', 'input'],
@@ -12,7 +13,6 @@ const KEYS_BY_FAMILY: Record<ToolFamily, readonly string[]> = {
   other: ['command', 'file_path', 'path', 'query', 'url', 'pattern', 'expression', 'id', 'name', 'input', 'thought'],
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function scalar(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
@@ -37,6 +37,28 @@ export function keyArgument(family: ToolFamily, input: unknown): string {
   }
   // structured arguments (a todo list, nested options) read as the words the agent wrote: JSON syntax is never reused
   return argumentValues(input);
+}
+
+/** Short one-line values read whole after the key argument; longer ones are lines of their own. */
+const SHORT_VALUE_CHARS = 120;
+
+/**
+ * The short values that follow the key argument in the order the agent wrote them (a shell
+ * command's description and timeout), joined as the engine reads arguments: when the key is the
+ * first value and every other value is a short one-line scalar, the call reads as the agent
+ * wrote it. Empty otherwise.
+ */
+export function trailingValues(family: ToolFamily, input: unknown): string {
+  if (!isRecord(input)) return '';
+  const entries = Object.values(input);
+  if (entries.length < 2 || scalar(entries[0]) !== keyArgument(family, input)) return '';
+  const rest: string[] = [];
+  for (const value of entries.slice(1)) {
+    const text = scalar(value);
+    if (text === undefined || text.length > SHORT_VALUE_CHARS || text.includes('\n')) return '';
+    if (text !== '') rest.push(text);
+  }
+  return rest.join(' ');
 }
 
 /** Extra detail a named renderer adds after the key argument (read range, edit first lines). */

@@ -1,5 +1,6 @@
 import { FoldInputError } from './fold-input-error.ts';
 import type { CanonicalMessage, CanonicalRole, Dialect, ProviderMessage, ToolCall, ToolResult } from './types.ts';
+import { isRecord } from '../text/is-record.ts';
 
 /** Text that warpfold itself wrote; never a turn boundary when a host feeds a view back. */
 export const SYNTHETIC_MARKER = '[warpfold';
@@ -56,7 +57,6 @@ function take(pending: Map<string, string[]>, key: string, queue: string[]): str
   return name;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function parseArguments(raw: unknown): unknown {
   if (typeof raw !== 'string') return raw ?? {};
