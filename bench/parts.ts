@@ -4,6 +4,7 @@
 import { replayMarkdown, replaySummaryTable, runReplay, type ReplayReport } from './replay.ts';
 import { growthLines, runScale, scaleMarkdown, scaleTable, type ScaleReport } from './scale.ts';
 import { dialectTable, runScenario, scenarioMarkdown, scenarioTable, type ScenarioReport } from './scenario.ts';
+import { runStorageBench, storageMarkdown, storageTable, type StorageReport } from './storage.ts';
 
 /** The bundled session the smoke run replays. */
 export const SMOKE_SESSION = 'msa-ds-chat-test-django__django-10914';
@@ -63,4 +64,16 @@ export const scalePart = definePart<ScaleReport>({
   tables: (report) => `${scaleTable(report)}\n${growthLines(report).join('\n')}`,
 });
 
-export const BENCH_PARTS: readonly BenchPart[] = [replayPart, scenarioPart, scalePart];
+export const storagePart = definePart<StorageReport>({
+  name: 'storage',
+  async run({ smoke, log }) {
+    log('storage: record, recall by path and session save/load per backend');
+    // the smoke run keeps to the Node backends; the full run also drives Chromium and workerd
+    return runStorageBench({ log, ...(smoke ? { smoke, backends: ['memory', 'fake-indexeddb'] as const } : {}) });
+  },
+  markdown: storageMarkdown,
+  title: () => 'Storage',
+  tables: (report) => storageTable(report),
+});
+
+export const BENCH_PARTS: readonly BenchPart[] = [replayPart, scenarioPart, scalePart, storagePart];

@@ -16,7 +16,7 @@ import type { TaskRail } from '../task-rail/types.ts';
 import { episodeOrderKey, episodePathsByBasename, findLimit, newestFirst, rankIndexEntries, takeRanked, wantedPaths, type EpisodeOrderKey, type PathIndexEntry } from './episode-lookup.ts';
 import { checkExpectedVersion, checkId, corruptionReporter, decodeEpisode, decodeRail, decodeSession, encodeEpisode, encodeRail, encodeSession, jsonText } from './record-format.ts';
 import { sortIds } from './sort-ids.ts';
-import { CorruptRecordError, SessionConflictError } from './storage-errors.ts';
+import { CorruptRecordError, SessionConflictError, StorageError } from './storage-errors.ts';
 import type { JsonValue, RailStore, SessionStore, StorageOptions, WarpfoldStorage } from './storage-types.ts';
 
 export * from './storage-types.ts';
@@ -33,20 +33,32 @@ export interface DurableObjectSqlStorage {
   transactionSync<T>(closure: () => T): T;
 }
 
-/** Bumped when the tables change; `migrateSchema` brings older layouts forward inside one transaction. */
-export const DURABLE_OBJECT_SCHEMA_VERSION = 1;
+/**
+ * Bumped when the tables change; `migrateSchema` brings older layouts forward inside one transaction,
+ * so a migration either completes or leaves the old tables as they were.
+ * - 1: episodes, sessions, rails, and `warpfold_episode_paths (basename, episode_id)`.
+ * - 2: the path index also holds each episode's normalised `paths` and its `order_key` (both JSON),
+ *   so recall filters and ranks candidates before it reads any record. Rebuilt from the records.
+ */
+export const DURABLE_OBJECT_SCHEMA_VERSION = 2;
 
-const SCHEMA_V1 = [
-  'CREATE TABLE IF NOT EXISTS warpfold_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)',
+const TABLES = [
   'CREATE TABLE IF NOT EXISTS warpfold_episodes (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, record TEXT NOT NULL)',
   'CREATE INDEX IF NOT EXISTS warpfold_episodes_by_session ON warpfold_episodes (session_id)',
-  // recall looks episodes up by file basename, then filters the spellings that match
-  // paths and order_key (JSON) let recall filter and rank candidates before it reads any record
-  'CREATE TABLE IF NOT EXISTS warpfold_episode_paths (basename TEXT NOT NULL, episode_id TEXT NOT NULL, paths TEXT NOT NULL, order_key TEXT NOT NULL, PRIMARY KEY (basename, episode_id))',
-  'CREATE INDEX IF NOT EXISTS warpfold_episode_paths_by_episode ON warpfold_episode_paths (episode_id)',
   'CREATE TABLE IF NOT EXISTS warpfold_sessions (id TEXT PRIMARY KEY, record TEXT NOT NULL)',
   'CREATE TABLE IF NOT EXISTS warpfold_rails (id TEXT PRIMARY KEY, record TEXT NOT NULL)',
 ];
+
+// recall looks episodes up by file basename, then matches the spellings in `paths`
+const PATH_INDEX = [
+  'CREATE TABLE warpfold_episode_paths (basename TEXT NOT NULL, episode_id TEXT NOT NULL, paths TEXT NOT NULL, order_key TEXT NOT NULL, PRIMARY KEY (basename, episode_id))',
+  'CREATE INDEX warpfold_episode_paths_by_episode ON warpfold_episode_paths (episode_id)',
+];
+
+function indexEpisode(sql: DurableObjectSqlStorage['sql'], episode: Episode): void {
+  const order = JSON.stringify(episodeOrderKey(episode));
+  for (const [basename, paths] of episodePathsByBasename(episode)) sql.exec('INSERT INTO warpfold_episode_paths (basename, episode_id, paths, order_key) VALUES (?, ?, ?, ?)', basename, episode.id, JSON.stringify(paths), order);
+}
 
 function migrateSchema(storage: DurableObjectSqlStorage): void {
   storage.transactionSync(() => {
@@ -54,8 +66,18 @@ function migrateSchema(storage: DurableObjectSqlStorage): void {
     sql.exec('CREATE TABLE IF NOT EXISTS warpfold_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
     const row = sql.exec("SELECT value FROM warpfold_meta WHERE key = 'schema'").toArray()[0];
     const current = row === undefined ? 0 : Number(row.value);
-    if (current > DURABLE_OBJECT_SCHEMA_VERSION) throw new Error(`warpfold tables are at schema ${current}, newer than this code's ${DURABLE_OBJECT_SCHEMA_VERSION}`);
-    if (current < 1) for (const statement of SCHEMA_V1) sql.exec(statement);
+    if (current === DURABLE_OBJECT_SCHEMA_VERSION) return;
+    if (current > DURABLE_OBJECT_SCHEMA_VERSION) throw new StorageError('storage-failed', `warpfold tables are at schema ${current}, newer than this code's ${DURABLE_OBJECT_SCHEMA_VERSION}`);
+    for (const statement of TABLES) sql.exec(statement);
+    // schema 1's path index lacks paths and order: rebuild it from the records, which are kept as they are
+    sql.exec('DROP TABLE IF EXISTS warpfold_episode_paths');
+    for (const statement of PATH_INDEX) sql.exec(statement);
+    if (current >= 1)
+      for (const episodeRow of sql.exec('SELECT id, record FROM warpfold_episodes').toArray()) {
+        const decoded = decodeEpisode(String(episodeRow.id), String(episodeRow.id), episodeRow.record);
+        // an unreadable record stays where it is, unindexed, and is reported when read
+        if (!(decoded instanceof CorruptRecordError)) indexEpisode(sql, decoded);
+      }
     sql.exec("INSERT INTO warpfold_meta (key, value) VALUES ('schema', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", String(DURABLE_OBJECT_SCHEMA_VERSION));
   });
 }
@@ -85,12 +107,12 @@ export function createDurableObjectStore(storage: DurableObjectSqlStorage, optio
 
   const episodes: EpisodeStore = {
     async put(list) {
-      const prepared = list.map((episode) => ({ id: episode.id, sessionId: episode.sessionId, text: encodeEpisode(episode), byBasename: episodePathsByBasename(episode), order: JSON.stringify(episodeOrderKey(episode)) }));
+      const prepared = list.map((episode) => ({ episode, text: encodeEpisode(episode) }));
       run((sql) => {
-        for (const episode of prepared) {
+        for (const { episode, text } of prepared) {
           sql.exec('DELETE FROM warpfold_episode_paths WHERE episode_id = ?', episode.id);
-          sql.exec('INSERT INTO warpfold_episodes (id, session_id, record) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, record = excluded.record', episode.id, episode.sessionId, episode.text);
-          for (const [basename, paths] of episode.byBasename) sql.exec('INSERT INTO warpfold_episode_paths (basename, episode_id, paths, order_key) VALUES (?, ?, ?, ?)', basename, episode.id, JSON.stringify(paths), episode.order);
+          sql.exec('INSERT INTO warpfold_episodes (id, session_id, record) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, record = excluded.record', episode.id, episode.sessionId, text);
+          indexEpisode(sql, episode);
         }
       });
     },

@@ -13,9 +13,11 @@ import { checkEpisodeShape, encodeEpisode, encodeSession } from './record-format
  * Version 2 (now): every record is JSON text in `text` (so IndexedDB holds what every other backend
  * holds, corruption is detectable and a read is always a fresh object), beside the keys its
  * indexes need. The indexes answer recall's queries in its own order, newest first:
- * - `by-path` (multiEntry over `pathKeys`, one `[basename, ...order, path]` per file): recall by path
- *   walks one basename's keys newest first, matches the path inside the key, reads only the values
- *   of matches and stops after `limit` of them;
+ * - `by-path` (multiEntry over `pathKeys`: each file's whole path, kind 0, and each of its
+ *   slash-bounded suffixes, kind 1, followed by the order key). `pathsMatch` accepts a wanted path
+ *   when it equals a stored one, is a suffix of it, or has it as a suffix; so recall asks for
+ *   `[wanted, 0]`, `[wanted, 1]` and `[suffix of wanted, 0]`, each a key range that comes newest
+ *   first and holds only real matches, and reads at most `limit` values from each;
  * - `newest` (over `order`): `list()` newest first;
  * - `by-session` (over `sessionOrder`, `[sessionId, ...order]`): one session's episodes, newest first.
  * `order` sorts exactly as `compareEpisodesNewestFirst`: known times first (newest first), then
@@ -23,8 +25,11 @@ import { checkEpisodeShape, encodeEpisode, encodeSession } from './record-format
  */
 export const INDEXEDDB_SCHEMA_VERSION = 2;
 
-/** `[basename, ...order, normalised path]`: recall filters on the path in the key before reading a value. */
-export type EpisodePathKey = [string, number, number, string, number, string, string];
+/**
+ * `[spelling, kind, ...order]`: `kind` 0 for a file's whole normalised path, 1 for each shorter
+ * spelling recall accepts for it (every slash-bounded suffix: `b/c.ts` and `c.ts` of `a/b/c.ts`).
+ */
+export type EpisodePathKey = [string, 0 | 1, number, number, string, number, string];
 export type EpisodeSessionKey = [string, number, number, string, number, string];
 
 export interface EpisodeRow {
@@ -49,13 +54,24 @@ export interface WarpfoldDatabase extends DBSchema {
 export function episodeRow(episode: Episode, text: string): EpisodeRow {
   const order = episodeOrderKey(episode);
   const pathKeys: EpisodePathKey[] = [];
-  for (const [basename, paths] of episodePathsByBasename(episode)) for (const path of paths) pathKeys.push([basename, ...order, path]);
+  for (const paths of episodePathsByBasename(episode).values())
+    for (const path of paths) {
+      pathKeys.push([path, 0, ...order]);
+      for (const suffix of pathSuffixes(path)) pathKeys.push([suffix, 1, ...order]);
+    }
   return { id: episode.id, text, order, sessionOrder: [episode.sessionId, ...order], pathKeys };
 }
 
-/** Every key of one basename in `by-path` (arrays sort after every number and string). */
-export function pathRange(basename: string): IDBKeyRange {
-  return IDBKeyRange.bound([basename], [basename, []]);
+/** The slash-bounded suffixes of a normalised path, longest first: `a/b/c.ts` → `b/c.ts`, `c.ts`. */
+export function pathSuffixes(path: string): string[] {
+  const suffixes: string[] = [];
+  for (let index = path.indexOf('/'); index >= 0 && index < path.length - 1; index = path.indexOf('/', index + 1)) suffixes.push(path.slice(index + 1));
+  return suffixes;
+}
+
+/** Every `by-path` key of one spelling and kind, newest first (arrays sort after every number and string). */
+export function spellingRange(spelling: string, kind: 0 | 1): IDBKeyRange {
+  return IDBKeyRange.bound([spelling, kind], [spelling, kind, []]);
 }
 
 export function sessionRange(sessionId: string): IDBKeyRange {

@@ -16,9 +16,8 @@ import { openDB, type IDBPDatabase } from 'idb';
 import type { EpisodeStore } from '../episodes/episode-store.ts';
 import type { Episode } from '../episodes/types.ts';
 import type { TaskRail } from '../task-rail/types.ts';
-import { findLimit, newestFirst, rankIndexEntries, takeRankedAsync, wantedPaths, type PathIndexEntry } from './episode-lookup.ts';
-import { pathsMatch } from '../recall/normalize-path.ts';
-import { episodeRow, INDEXEDDB_SCHEMA_VERSION, pathRange, sessionRange, upgradeSchema, type WarpfoldDatabase } from './indexeddb-schema.ts';
+import { findLimit, newestFirst, touchesAny, wantedPaths } from './episode-lookup.ts';
+import { episodeRow, INDEXEDDB_SCHEMA_VERSION, pathSuffixes, sessionRange, spellingRange, upgradeSchema, type WarpfoldDatabase } from './indexeddb-schema.ts';
 import { checkExpectedVersion, checkId, corruptionReporter, decodeEpisode, decodeRail, decodeSession, encodeEpisode, encodeRail, encodeSession, jsonText } from './record-format.ts';
 import { sortIds } from './sort-ids.ts';
 import { CorruptRecordError, IndexedDbUnavailableError, SessionConflictError, StorageError, StorageQuotaError, UpgradeBlockedError } from './storage-errors.ts';
@@ -154,21 +153,24 @@ export function createIndexedDbStore(options: IndexedDbStoreOptions): IndexedDbS
       const wanted = wantedPaths(paths);
       if (limit === 0 || wanted.paths.length === 0) return [];
       return operation('episodes.findByPaths', async (db, found) => {
-        const store = db.transaction('episodes').store;
-        const index = store.index('by-path');
-        const entries: PathIndexEntry[] = [];
-        for (const basename of wanted.basenames) {
-          // keys come newest first and carry the path: filter on the key, stop after `limit` episodes
-          const matched = new Set<string>();
-          for (let cursor = await index.openKeyCursor(pathRange(basename)); cursor && matched.size < limit; cursor = await cursor.continue()) {
-            const key = cursor.key;
-            const path = key[6];
-            if (!wanted.paths.some((want) => pathsMatch(path, want))) continue;
-            matched.add(cursor.primaryKey);
-            entries.push({ id: cursor.primaryKey, paths: [path], order: [key[1], key[2], key[3], key[4], key[5]] });
-          }
+        const index = db.transaction('episodes').store.index('by-path');
+        const lookups = new Map<string, [string, 0 | 1]>();
+        const ask = (spelling: string, kind: 0 | 1) => lookups.set(`${kind}${spelling}`, [spelling, kind]);
+        for (const path of wanted.paths) {
+          ask(path, 0); // the same path
+          if (!path.startsWith('/')) ask(path, 1); // a longer path ending in it (an absolute one only matches itself)
+          for (const suffix of pathSuffixes(path)) ask(suffix, 0); // a shorter stored path it ends in
         }
-        return takeRankedAsync(rankIndexEntries(entries, wanted.paths), wanted.paths, limit, async (id) => readEpisode(await store.get(id), found));
+        // every range holds only matches, newest first: `limit` from each covers the union's newest `limit`
+        const pages = await Promise.all([...lookups.values()].map(([spelling, kind]) => index.getAll(spellingRange(spelling, kind), limit === Infinity ? undefined : limit)));
+        const byId = new Map<string, Episode>();
+        for (const row of pages.flat()) {
+          if (byId.has(row.id)) continue;
+          const episode = readEpisode(row, found);
+          if (episode && touchesAny(episode, wanted.paths)) byId.set(episode.id, episode);
+        }
+        const sorted = newestFirst([...byId.values()]);
+        return limit === Infinity ? sorted : sorted.slice(0, limit);
       });
     },
     async list(listOptions) {

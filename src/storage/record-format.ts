@@ -48,7 +48,7 @@ class Invalid {
 const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
-function requireThat(condition: boolean, detail: string): asserts condition {
+function ensure(condition: boolean, detail: string): asserts condition {
   if (!condition) throw new Invalid(detail);
 }
 
@@ -58,24 +58,24 @@ const conclusionKinds = new Set(['verdict', 'hazard', 'answer']);
 
 /** Checks the fields indexes and ordering read; a record that passes can be indexed and sorted safely. */
 function checkEpisode(value: unknown): Episode {
-  requireThat(isObject(value), 'episode must be an object');
-  requireThat(typeof value.id === 'string' && value.id !== '', 'episode.id must be a non-empty string');
-  requireThat(typeof value.sessionId === 'string', 'episode.sessionId must be a string');
-  requireThat(typeof value.request === 'string', 'episode.request must be a string');
-  requireThat(typeof value.outcome === 'string' && outcomes.has(value.outcome), 'episode.outcome is not a known outcome');
-  requireThat(Array.isArray(value.files), 'episode.files must be an array');
-  value.files.forEach((file: unknown, index) => requireThat(isObject(file) && typeof file.path === 'string' && typeof file.how === 'string' && touches.has(file.how), `episode.files[${index}] must be { path, how }`));
-  requireThat(Array.isArray(value.conclusions), 'episode.conclusions must be an array');
+  ensure(isObject(value), 'episode must be an object');
+  ensure(typeof value.id === 'string' && value.id !== '', 'episode.id must be a non-empty string');
+  ensure(typeof value.sessionId === 'string', 'episode.sessionId must be a string');
+  ensure(typeof value.request === 'string', 'episode.request must be a string');
+  ensure(typeof value.outcome === 'string' && outcomes.has(value.outcome), 'episode.outcome is not a known outcome');
+  ensure(Array.isArray(value.files), 'episode.files must be an array');
+  value.files.forEach((file: unknown, index) => ensure(isObject(file) && typeof file.path === 'string' && typeof file.how === 'string' && touches.has(file.how), `episode.files[${index}] must be { path, how }`));
+  ensure(Array.isArray(value.conclusions), 'episode.conclusions must be an array');
   value.conclusions.forEach((conclusion: unknown, index) =>
-    requireThat(
+    ensure(
       isObject(conclusion) && typeof conclusion.kind === 'string' && conclusionKinds.has(conclusion.kind) && typeof conclusion.text === 'string' && isCount(conclusion.messageIndex) && Array.isArray(conclusion.paths) && conclusion.paths.every((path) => typeof path === 'string'),
       `episode.conclusions[${index}] must be { kind, text, messageIndex, paths }`,
     ),
   );
   const span = value.span;
-  requireThat(isObject(span) && isCount(span.startIndex) && isCount(span.endIndex), 'episode.span must hold startIndex and endIndex');
-  requireThat(span.startedAt === undefined || Number.isFinite(span.startedAt), 'episode.span.startedAt must be a number');
-  requireThat(span.endedAt === undefined || Number.isFinite(span.endedAt), 'episode.span.endedAt must be a number');
+  ensure(isObject(span) && isCount(span.startIndex) && isCount(span.endIndex), 'episode.span must hold startIndex and endIndex');
+  ensure(span.startedAt === undefined || Number.isFinite(span.startedAt), 'episode.span.startedAt must be a number');
+  ensure(span.endedAt === undefined || Number.isFinite(span.endedAt), 'episode.span.endedAt must be a number');
   return value as unknown as Episode;
 }
 
@@ -132,17 +132,17 @@ export function encodeRail(rail: TaskRail): string {
 
 /** Brings a parsed record of any known version up to the current one. */
 function migrate(kind: RecordKind, value: unknown): JsonObject {
-  requireThat(isObject(value), 'a record must be a JSON object');
+  ensure(isObject(value), 'a record must be a JSON object');
   if (value.recordVersion === undefined) {
     // version 0: the bare documents written before the stores existed
     if (kind === 'episode' && typeof value.id === 'string' && Array.isArray(value.files)) return { recordVersion: 1, kind, id: value.id, episode: value };
     if (kind === 'rail' && typeof value.id === 'string' && Array.isArray(value.steps)) return { recordVersion: 1, kind, id: value.id, rail: value };
     throw new Invalid('no recordVersion, and not a bare document of an earlier writer');
   }
-  requireThat(isCount(value.recordVersion), 'recordVersion must be a non-negative integer');
+  ensure(isCount(value.recordVersion), 'recordVersion must be a non-negative integer');
   if ((value.recordVersion as number) > STORAGE_RECORD_VERSION) throw new FutureVersion(value.recordVersion as number);
-  requireThat(value.recordVersion === STORAGE_RECORD_VERSION, `recordVersion ${String(value.recordVersion)} is not one this code migrates`);
-  requireThat(value.kind === kind, `kind is ${JSON.stringify(value.kind)}, expected "${kind}"`);
+  ensure(value.recordVersion === STORAGE_RECORD_VERSION, `recordVersion ${String(value.recordVersion)} is not one this code migrates`);
+  ensure(value.kind === kind, `kind is ${JSON.stringify(value.kind)}, expected "${kind}"`);
   return value;
 }
 
@@ -161,8 +161,8 @@ function decode<T>(kind: RecordKind, key: string, expectedId: string | undefined
   }
   try {
     const record = migrate(kind, parsed);
-    requireThat(typeof record.id === 'string' && record.id !== '', 'id must be a non-empty string');
-    requireThat(expectedId === undefined || record.id === expectedId, `id is "${String(record.id)}", stored under "${expectedId}"`);
+    ensure(typeof record.id === 'string' && record.id !== '', 'id must be a non-empty string');
+    ensure(expectedId === undefined || record.id === expectedId, `id is "${String(record.id)}", stored under "${expectedId}"`);
     return read(record);
   } catch (error) {
     if (error instanceof FutureVersion) return new CorruptRecordError(kind, key, 'future-version', `recordVersion ${error.version} is newer than ${STORAGE_RECORD_VERSION}, the newest this code reads`);
@@ -174,15 +174,15 @@ function decode<T>(kind: RecordKind, key: string, expectedId: string | undefined
 export function decodeEpisode(key: string, expectedId: string | undefined, text: unknown): Episode | CorruptRecordError {
   return decode('episode', key, expectedId, text, (record) => {
     const episode = checkEpisode(record.episode);
-    requireThat(episode.id === record.id, 'episode.id differs from the record id');
+    ensure(episode.id === record.id, 'episode.id differs from the record id');
     return episode;
   });
 }
 
 export function decodeSession(key: string, expectedId: string | undefined, text: unknown): SessionRecord | CorruptRecordError {
   return decode('session', key, expectedId, text, (record) => {
-    requireThat(Number.isSafeInteger(record.version) && (record.version as number) >= 1, 'version must be an integer of at least 1');
-    requireThat('state' in record, 'state is missing');
+    ensure(Number.isSafeInteger(record.version) && (record.version as number) >= 1, 'version must be an integer of at least 1');
+    ensure('state' in record, 'state is missing');
     return record as unknown as SessionRecord;
   });
 }
@@ -190,8 +190,8 @@ export function decodeSession(key: string, expectedId: string | undefined, text:
 export function decodeRail(key: string, expectedId: string | undefined, text: unknown): TaskRail | CorruptRecordError {
   return decode('rail', key, expectedId, text, (record) => {
     const restored = restoreTaskRail(record.rail);
-    requireThat(restored.ok, restored.ok ? '' : `rail.${restored.error.field ?? ''}: ${restored.error.message}`);
-    requireThat(restored.rail.id === record.id, 'rail.id differs from the record id');
+    ensure(restored.ok, restored.ok ? '' : `rail.${restored.error.field ?? ''}: ${restored.error.message}`);
+    ensure(restored.rail.id === record.id, 'rail.id differs from the record id');
     return restored.rail;
   });
 }

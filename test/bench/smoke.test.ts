@@ -36,7 +36,7 @@ describe('npm run bench -- --smoke', () => {
 
     expect(run.scenario!.runs.every((entry) => entry.dialect === 'openai' && entry.ceiling === 8000 && entry.calls === 16)).toBe(true);
     expect(run.scale!.rows.map((row) => row.turns)).toEqual(expect.arrayContaining([20, 100]));
-    expect(Object.keys(run.reports)).toEqual(['replay', 'scenario', 'scale']);
+    expect(Object.keys(run.reports)).toEqual(['replay', 'scenario', 'scale', 'storage']);
     expect(printed.join('\n')).toContain('## Session replay (1 sessions from test/fixtures/sessions)');
   });
 });
@@ -66,7 +66,7 @@ describe('bench arguments', () => {
   });
 
   it('refuses unknown parts and --update with --smoke', async () => {
-    await expect(runBench({ parts: ['nope'], log: () => {}, print: () => {} })).rejects.toThrow(/unknown part nope \(parts: replay, scenario, scale\)/);
+    await expect(runBench({ parts: ['nope'], log: () => {}, print: () => {} })).rejects.toThrow(/unknown part nope \(parts: replay, scenario, scale, storage\)/);
     await expect(runBench({ smoke: true, update: true, log: () => {}, print: () => {} })).rejects.toThrow(/cannot be combined with --smoke/);
   });
 });

@@ -3,6 +3,8 @@ import { runInDurableObject } from 'cloudflare:test';
 import { describe, it, expect } from 'vitest';
 import { createDurableObjectStore, DURABLE_OBJECT_SCHEMA_VERSION, type StorageOptions, type WarpfoldStorage } from '../../src/storage/durable-object.ts';
 import { runStorageConformance } from '../storage/storage-conformance.ts';
+import { makeEpisode } from '../episodes/fixtures.ts';
+import type { Episode } from '../../src/episodes/index.ts';
 
 type Stub = DurableObjectStub;
 
@@ -38,7 +40,49 @@ runStorageConformance('durable-object', {
   },
 });
 
+/** The tables as schema 1 created them, with one episode and one session written the way it wrote them. */
+function createSchemaVersion1(sql: DurableObjectStorage['sql'], episode: Episode): void {
+  sql.exec('CREATE TABLE warpfold_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+  sql.exec('CREATE TABLE warpfold_episodes (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, record TEXT NOT NULL)');
+  sql.exec('CREATE INDEX warpfold_episodes_by_session ON warpfold_episodes (session_id)');
+  sql.exec('CREATE TABLE warpfold_episode_paths (basename TEXT NOT NULL, episode_id TEXT NOT NULL, PRIMARY KEY (basename, episode_id))');
+  sql.exec('CREATE INDEX warpfold_episode_paths_by_episode ON warpfold_episode_paths (episode_id)');
+  sql.exec('CREATE TABLE warpfold_sessions (id TEXT PRIMARY KEY, record TEXT NOT NULL)');
+  sql.exec('CREATE TABLE warpfold_rails (id TEXT PRIMARY KEY, record TEXT NOT NULL)');
+  sql.exec("INSERT INTO warpfold_meta (key, value) VALUES ('schema', '1')");
+  sql.exec('INSERT INTO warpfold_episodes (id, session_id, record) VALUES (?, ?, ?)', episode.id, episode.sessionId, JSON.stringify({ recordVersion: 1, kind: 'episode', id: episode.id, episode }));
+  sql.exec('INSERT INTO warpfold_episode_paths (basename, episode_id) VALUES (?, ?)', 'loader.ts', episode.id);
+  sql.exec('INSERT INTO warpfold_episodes (id, session_id, record) VALUES (?, ?, ?)', 'ep-broken', 's', '{ not json');
+  sql.exec('INSERT INTO warpfold_sessions (id, record) VALUES (?, ?)', 's1', JSON.stringify({ recordVersion: 1, kind: 'session', id: 's1', version: 3, state: { calls: 3 } }));
+}
+
 describe('durable object store', () => {
+  it('upgrades schema 1 in place: records kept, the path index rebuilt, versions carried over', async () => {
+    const stub = env.TEST_OBJECT.getByName(crypto.randomUUID());
+    const episode = makeEpisode({ start: 2, endedAt: 5_000, files: [{ path: './src//config/loader.ts', how: 'edited' }] });
+    const result = await runInDurableObject(stub, async (_instance, state) => {
+      createSchemaVersion1(state.storage.sql, episode);
+      const reports: string[] = [];
+      const store = createDurableObjectStore(state.storage, { onCorruptRecord: (error) => reports.push(error.key) });
+      return {
+        found: await store.episodes.findByPaths(['config/loader.ts']),
+        session: await store.sessions.load('s1'),
+        saved: await store.sessions.save('s1', { calls: 4 }, { expectedVersion: 3 }),
+        listed: (await store.episodes.list()).map((listed) => listed.id),
+        reports,
+        schema: state.storage.sql.exec("SELECT value FROM warpfold_meta WHERE key = 'schema'").toArray(),
+        index: state.storage.sql.exec('SELECT basename, episode_id, paths FROM warpfold_episode_paths').toArray(),
+      };
+    });
+    expect(result.found).toEqual([episode]);
+    expect(result.session).toEqual({ id: 's1', version: 3, state: { calls: 3 } });
+    expect(result.saved).toEqual({ id: 's1', version: 4 });
+    expect(result.listed).toEqual([episode.id]);
+    expect(result.reports).toEqual(['ep-broken']);
+    expect(result.schema).toEqual([{ value: String(DURABLE_OBJECT_SCHEMA_VERSION) }]);
+    expect(result.index).toEqual([{ basename: 'loader.ts', episode_id: episode.id, paths: JSON.stringify(['src/config/loader.ts']) }]);
+  });
+
   it('creates its tables once and records the schema version', async () => {
     const stub = env.TEST_OBJECT.getByName(crypto.randomUUID());
     const rows = await runInDurableObject(stub, async (_instance, state) => {
