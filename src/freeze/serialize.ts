@@ -1,4 +1,5 @@
 import { FoldInputError } from '../messages/fold-input-error.ts';
+import { DIALECTS } from '../messages/types.ts';
 import type { FoldFreezeState } from './freeze-state.ts';
 import { restoreRecallState } from '../recall/recall-state.ts';
 
@@ -26,7 +27,7 @@ export function restoreFoldFreezeState(serialized: string | SerializedFoldFreeze
   };
   if (state === null || typeof state !== 'object') fail('value');
   if (state.version !== 1) fail('version');
-  if (state.dialect !== 'openai' && state.dialect !== 'anthropic' && state.dialect !== 'gemini') fail('dialect');
+  if (!(DIALECTS as readonly unknown[]).includes(state.dialect)) fail('dialect');
   for (const field of ['configFingerprint', 'headEnd', 'coveredEnd', 'coveredFingerprint', 'lastViewTokens', 'epochs', 'hotReuses', 'calls'])
     if (!isInteger(state[field])) fail(field);
   const calibration = (state.calibration ?? {}) as Record<string, unknown>;
