@@ -82,7 +82,9 @@ export class Transcript {
       this.messages.push(message);
       this.sources.push(source);
       this.fingerprintCache.push(undefined);
-      const plain = plainMessageText(message, countsReasoning);
+      // a Responses step is one model turn split into items: rendered once, as the chat dialects render it, not once per item
+      const rendered = plainMessageText(message, countsReasoning);
+      const plain = continuesStep ? rendered.slice(message.sourceRole.length + 3) : rendered;
       const tokens = this.countTokens(plain);
       this.tokens.push(tokens);
       this.prefixTokens.push(this.prefixTokens[this.prefixTokens.length - 1] + tokens);
