@@ -6,10 +6,10 @@
  */
 import { modelMessageSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { FoldSession, FoldInputError } from '../../src/index.ts';
+import { foldContext, FoldSession, FoldInputError } from '../../src/index.ts';
 import { detectDialect, Transcript, type ProviderMessage } from '../../src/messages/index.ts';
 import { estimateTokens } from '../../src/text/estimate-tokens.ts';
-import { viewTokens } from '../helpers/view-checks.ts';
+import { pairingProblems, viewTokens } from '../helpers/view-checks.ts';
 
 const log = (seed: string, lines: number) => Array.from({ length: lines }, (_, n) => `${seed} ${n}: request ${(n * 7_919).toString(16)} handled in ${n % 97}ms`).join('\n');
 
@@ -184,6 +184,16 @@ describe('Responses items in a folded view', () => {
     expect(output).toMatchObject({ type: 'function_call_output', call_id: 'big', output: expect.stringContaining('[warpfold clipped') });
     expect(clipped.messages[clipped.messages.length - 2]).toBe(huge[huge.length - 2]);
     expect(clipped.messages[clipped.messages.length - 3]).toBe(huge[huge.length - 3]);
+  });
+
+  it('foldContext folds the older steps of one marathon turn, whole steps only', () => {
+    const marathon = responsesHistory(30, 10);
+    const folded = foldContext(marathon, { countTokens: estimateTokens });
+    expect(folded.messagesFolded).toBeGreaterThan(0);
+    expect(folded.messages[1]).toBe(marathon[1]);
+    const band = folded.messages.findIndex((item) => JSON.stringify(item).includes('[warpfold fold'));
+    expect(folded.messages[band + 2].type).toBe('reasoning');
+    expect(pairingProblems(folded.messages, 'openai-responses')).toEqual([]);
   });
 
   it('survives a snapshot and restore', () => {
