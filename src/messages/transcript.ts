@@ -5,6 +5,7 @@ import { readDialect } from './detect-dialect.ts';
 import { FoldInputError } from './fold-input-error.ts';
 import { readMessage, ToolCallLedger } from './read-message.ts';
 import type { CanonicalMessage, Dialect, ProviderMessage } from './types.ts';
+import { stableJson } from '../text/stable-json.ts';
 
 export type TokenCounter = (text: string) => number;
 
@@ -167,14 +168,6 @@ export class Transcript {
 /** Dialects whose cuts follow pending calls instead of one message per step (Responses items, AI SDK messages). */
 function readsInSteps(dialect: Dialect): boolean {
   return dialect === 'openai-responses' || dialect === 'ai-sdk';
-}
-
-/** Order-stable JSON for fingerprints: key order of a rebuilt object must not matter. */
-function stableJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`).join(',')}}`;
 }
 
 export function fingerprintOf(message: unknown): number {
