@@ -4,7 +4,7 @@
  * session's folded view (converted by the SDK into its provider prompt), under the ceiling, with
  * the sealed prefix byte-identical while the session stays hot.
  */
-import { generateText, jsonSchema, modelMessageSchema, stepCountIs, tool, type ModelMessage } from 'ai';
+import { generateText, jsonSchema, modelMessageSchema, simulateReadableStream, stepCountIs, streamText, tool, type ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
@@ -147,6 +147,40 @@ describe('foldPrepareStep in a real generateText tool loop (MockLanguageModelV3)
       });
     });
     expect(marked).toBeGreaterThan(STEPS / 2);
+  });
+});
+
+describe('foldPrepareStep in a real streamText tool loop', () => {
+  it('streams every step from the folded view, under the ceiling', async () => {
+    const session = new FoldSession({ pressureCeiling: CEILING, countTokens, now: () => 1_764_590_400_000 });
+    const prompts: PromptMessage[][] = [];
+    const outcomes: FoldOutcome[] = [];
+    const usage = { inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 10, text: 10, reasoning: undefined } };
+    const model = new MockLanguageModelV3({
+      doStream: async ({ prompt }) => {
+        prompts.push(structuredClone(prompt) as PromptMessage[]);
+        const step = prompts.length;
+        const chunks =
+          step === STEPS
+            ? [{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'Done.' }, { type: 'text-end', id: 't' }, { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage }]
+            : [{ type: 'tool-call', toolCallId: `call_${step}`, toolName: 'bash', input: JSON.stringify({ command: `tail /var/log/worker-${step}.log` }) }, { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_use' }, usage }];
+        return { stream: simulateReadableStream({ chunks: [{ type: 'stream-start', warnings: [] }, ...chunks] as never[] }) };
+      },
+    });
+    const result = streamText({
+      model,
+      messages: [{ role: 'user', content: 'Find the slow worker.' }],
+      tools: { bash: tool({ inputSchema: jsonSchema<{ command: string }>({ type: 'object', properties: { command: { type: 'string' } }, required: ['command'] }), execute: async ({ command }) => toolOutput(Number(/worker-(\d+)/.exec(command)?.[1] ?? 0), OUTPUT_LINES) }) },
+      stopWhen: stepCountIs(STEPS),
+      prepareStep: foldPrepareStep(session, { onPrepared: (outcome) => outcomes.push(outcome) }),
+    });
+    expect(await result.text).toBe('Done.');
+    expect(prompts).toHaveLength(STEPS);
+    prompts.forEach((prompt, step) => {
+      expect(prompt.map(digest)).toEqual((outcomes[step].messages as ModelMessage[]).map(digest));
+      expect(viewTokens(outcomes[step].messages, countTokens)).toBeLessThanOrEqual(CEILING);
+    });
+    expect(prompts.filter((prompt) => JSON.stringify(prompt).includes('[warpfold fold')).length).toBeGreaterThan(STEPS / 2);
   });
 });
 
