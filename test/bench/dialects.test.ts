@@ -3,8 +3,8 @@
  * messages convert back unchanged, and folding them in their own dialect gives folds of the same
  * size and retention as folding the chat session.
  */
-import { describe, expect, it } from 'vitest';
-import { BUNDLED_SESSIONS, dialectMarkdown, DIALECT_NAMES, runDialects } from '../../bench/dialects.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLED_SESSIONS, dialectMarkdown, DIALECT_NAMES, runDialects, type DialectReport } from '../../bench/dialects.ts';
 import { SessionConverter } from '../../bench/dialects/convert-session.ts';
 import { loadSessions } from '../../bench/corpus/load-sessions.ts';
 import { renderedMessage } from '../../bench/strategies/message-tokens.ts';
@@ -28,8 +28,12 @@ describe('session conversion', () => {
 });
 
 describe('dialect parity on real sessions', () => {
-  const report = runDialects({ only: ['tau-airline-gpt-4o-task02-trial1', 'sweagent-gpt4-pydicom__pydicom-1458', 'msa-ds-chat-test-django__django-10914'], ceilings: [8_000] });
-  const rows = report.ceilings[0].rows;
+  let report: DialectReport;
+  let rows: DialectReport['ceilings'][number]['rows'];
+  beforeAll(() => {
+    report = runDialects({ only: ['tau-airline-gpt-4o-task02-trial1', 'sweagent-gpt4-pydicom__pydicom-1458', 'msa-ds-chat-test-django__django-10914'], ceilings: [8_000] });
+    rows = report.ceilings[0].rows;
+  }, 120_000);
 
   it('folds every dialect under the ceiling with the chat folds\' size and retention', () => {
     expect(rows.openai.calls).toBeGreaterThan(50);
