@@ -131,6 +131,7 @@ export function readResponsesItem(item: ProviderMessage, index: number, ledger: 
   if (type === undefined || type === 'message') {
     const role = MESSAGE_ROLES[String(item.role)];
     if (role === undefined) throw new FoldInputError(index, `unknown role ${JSON.stringify(item.role)} for a Responses message item`);
+    if (item.content === undefined || item.content === null) throw new FoldInputError(index, `a Responses message item needs content, a string or an array of content parts, got ${kindOf(item.content)}`);
     reading.text.push(contentText(item.content, index, 'content'));
     return { ...reading, role, sourceRole: item.role as string };
   }

@@ -93,6 +93,7 @@ describe('bad input names the message and the field', () => {
     ['an output without call_id', [user, call, { type: 'function_call_output', output: 'x' }], 2, /call_id/],
     ['a message item with an unknown role', [user, { type: 'message', role: 'robot', content: 'x' }], 1, /role "robot"/],
     ['message content that is a number', [user, { type: 'message', role: 'user', content: 7 }], 1, /content must be/],
+    ['a message item without content', [user, { type: 'message', role: 'assistant' }], 1, /needs content/],
     ['a shell_call without commands', [user, { type: 'shell_call', call_id: 'c', action: {} }], 1, /action\.commands/],
     ['a shell_call_output whose output is a string', [user, { type: 'shell_call', call_id: 'c', action: { commands: ['ls'] } }, { type: 'shell_call_output', call_id: 'c', output: 'x' }], 2, /output array/],
     ['an apply_patch_call without a path', [user, { type: 'apply_patch_call', call_id: 'c', status: 'completed', operation: { type: 'update_file', diff: '' } }], 1, /operation\.path/],
