@@ -8,6 +8,7 @@ import { pairToolCalls, type PairedToolCall } from '../messages/pair-tool-calls.
 import { findPathMentions } from '../recall/path-mentions.ts';
 import { episodeId } from './episode-id.ts';
 import { MAX_CONCLUSION_CHARS, MAX_REQUEST_CHARS, type Episode, type EpisodeConclusion, type EpisodeFile, type EpisodeOutcome, type FileTouch } from './types.ts';
+import { isRecord } from '../text/is-record.ts';
 
 export interface DeriveEpisodesOptions {
   readonly sessionId: string;
@@ -18,7 +19,6 @@ export interface DeriveEpisodesOptions {
   readonly timestamps?: ReadonlyArray<number | null | undefined> | ((index: number) => number | null | undefined);
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function isCanonical(messages: readonly unknown[]): messages is readonly CanonicalMessage[] {
   return messages.every((message) => isRecord(message) && typeof message.index === 'number' && Array.isArray(message.toolCalls) && Array.isArray(message.toolResults));

@@ -5,7 +5,7 @@ import { estimateTokens } from '../text/estimate-tokens.ts';
 import { phraseKeys, type PhraseIndex } from '../text/phrase-index.ts';
 import type { FoldLine } from './fold-line.ts';
 import { wordDensity, type LineValueWeights } from './line-value.ts';
-import { argumentTemplates, beyondCapCache, collapse, IDENTIFIER_HINT, outputTemplates, proseOf, UNSCANNED, type ClosetOnlyIdentifier, type LineTemplate } from './line-templates.ts';
+import { argumentTemplates, collapse, IDENTIFIER_HINT, outputTemplates, proseOf, UNSCANNED, type ClosetOnlyIdentifier, type LineTemplate } from './line-templates.ts';
 import { skeletonLine } from './skeleton-line.ts';
 
 export type { ClosetOnlyIdentifier } from './line-templates.ts';
@@ -19,7 +19,8 @@ interface CallLine {
   readonly estimate: number;
 }
 
-const skeletonCache = new WeakMap<ToolCall, CallLine>();
+/** Per call, per width: a call folded at two widths (a band and a step fold) keeps both. */
+const skeletonCache = new WeakMap<ToolCall, Map<number, CallLine>>();
 
 function readCallLine(text: string): CallLine {
   return { text, key: collapse(text), phrases: phraseKeys(text), identifiers: IDENTIFIER_HINT.test(text) ? findIdentifiers(text) : UNSCANNED, estimate: estimateTokens(text) + 1 };
@@ -28,8 +29,10 @@ function readCallLine(text: string): CallLine {
 /** A call's skeleton line; fixed once its results are in, so it is rendered and read once. */
 function skeletonOf(call: ToolCall, results: readonly ToolResult[], width: number): CallLine {
   if (!results.length) return readCallLine(skeletonLine(call, results, width));
-  let line = skeletonCache.get(call);
-  if (line === undefined) skeletonCache.set(call, (line = readCallLine(skeletonLine(call, results, width))));
+  let byWidth = skeletonCache.get(call);
+  if (byWidth === undefined) skeletonCache.set(call, (byWidth = new Map()));
+  let line = byWidth.get(width);
+  if (line === undefined) byWidth.set(width, (line = readCallLine(skeletonLine(call, results, width))));
   return line;
 }
 
@@ -131,9 +134,9 @@ export function candidateLines(
   for (const pair of pairToolCalls(messages.slice(start, end))) resultsByCall.set(pair.call, pair.result ? [pair.result] : []);
   for (let i = start; i < end; i++) {
     const message = messages[i];
-    if (message.role === 'user' || message.role === 'system') builder.add(proseOf(message, 'user').text, i, i === pinned);
+    if (message.role === 'user' || message.role === 'system') builder.add(proseOf(message).text, i, i === pinned);
     else if (message.role === 'assistant') {
-      const prose = proseOf(message, 'assistant');
+      const prose = proseOf(message);
       builder.add(prose.reasoning, i);
       builder.add(prose.text, i);
       for (const call of message.toolCalls) {
@@ -141,8 +144,9 @@ export function candidateLines(
         builder.addCall(skeletonOf(call, results, skeletonChars), i);
         builder.add(argumentTemplates(call, skeletonChars), i);
         for (const result of results) {
-          builder.add(outputTemplates(result), i);
-          for (const { identifier, source } of beyondCapCache.get(result) ?? []) closetOnly.push({ identifier, source, messageIndex: i });
+          const output = outputTemplates(result);
+          builder.add(output.templates, i);
+          for (const { identifier, source } of output.beyondCap) closetOnly.push({ identifier, source, messageIndex: i });
         }
       }
     }

@@ -11,7 +11,7 @@ export interface FoldConfig {
   readonly bandRatio: number;
   /** …and at most this share of the ceiling. */
   readonly bandFraction: number;
-  /** All bands together; past it they merge into one. */
+  /** All bands together; past it the newest bands re-fold (see `mergeFraction`). */
   readonly bandsFraction: number;
   /**
    * All bands together after a merge. A merge re-folds only the newest bands it needs, so older

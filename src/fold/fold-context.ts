@@ -6,6 +6,9 @@ import { estimateTokens } from '../text/estimate-tokens.ts';
 import { buildBand } from './build-band.ts';
 import { DEFAULT_FOLD_CONFIG, type FoldConfig } from './fold-config.ts';
 import { planActiveTurnStepFold } from './step-fold.ts';
+import { FOLD_ACKNOWLEDGEMENT } from './fold-acknowledgement.ts';
+import { leadingSystemCount } from '../messages/leading-system.ts';
+import { syntheticMessageTokens } from '../messages/synthetic-tokens.ts';
 
 export interface FoldContextOptions {
   /** Fold this many leading turns (default: all but the last). */
@@ -42,8 +45,7 @@ export function foldContext(history: readonly ProviderMessage[], options: FoldCo
   const unchanged: FoldResult = { messages: [...history], turnsFolded: 0, messagesFolded: 0, originalTokens: total, foldedTokens: total, savingsPercent: 0 };
   if (options.turnsToFold !== undefined && !(Number.isInteger(options.turnsToFold) && options.turnsToFold >= 0)) throw new FoldInputError(-1, 'turnsToFold must be a non-negative integer');
 
-  let head = 0;
-  while (head < transcript.length && transcript.messages[head].role === 'system') head++;
+  const head = leadingSystemCount(transcript.messages);
   const boundaries: number[] = [];
   for (let i = head; i < transcript.length; i++) if (transcript.messages[i].isTurnBoundary) boundaries.push(i);
   let start = head;
@@ -80,8 +82,8 @@ export function foldContext(history: readonly ProviderMessage[], options: FoldCo
     closetFraction: config.closetFraction,
     rawTokens,
   });
-  const ack = writeSyntheticMessage(transcript.dialect, 'assistant', 'Understood.');
-  const ackTokens = countTokens(`<${transcript.dialect === 'gemini' ? 'model' : 'assistant'}>\nUnderstood.\n`);
+  const ack = writeSyntheticMessage(transcript.dialect, 'assistant', FOLD_ACKNOWLEDGEMENT);
+  const ackTokens = syntheticMessageTokens(countTokens, transcript.dialect === 'gemini' ? 'model' : 'assistant', FOLD_ACKNOWLEDGEMENT);
   if (band.tokens + ackTokens >= rawTokens) return unchanged;
   const messages = [...history.slice(0, start), writeSyntheticMessage(transcript.dialect, 'user', band.text), ack, ...history.slice(end)];
   const foldedTokens = total - rawTokens + band.tokens + ackTokens;

@@ -1,5 +1,6 @@
 import { argumentValues } from '../messages/plain-text.ts';
 import type { ToolFamily } from './tool-family.ts';
+import { isRecord } from '../text/is-record.ts';
 
 const KEYS_BY_FAMILY: Record<ToolFamily, readonly string[]> = {
   bash: ['command', 'cmd', 'script', 'input'],
@@ -12,7 +13,6 @@ const KEYS_BY_FAMILY: Record<ToolFamily, readonly string[]> = {
   other: ['command', 'file_path', 'path', 'query', 'url', 'pattern', 'expression', 'id', 'name', 'input', 'thought'],
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function scalar(value: unknown): string | undefined {
   if (typeof value === 'string') return value;

@@ -128,11 +128,13 @@ function textLines(text: string): string[] {
 
 const proseCache = new WeakMap<CanonicalMessage, { reasoning: LineTemplate[]; text: LineTemplate[] }>();
 const argumentCache = new WeakMap<ToolCall, Map<number, LineTemplate[]>>();
-const outputCache = new WeakMap<ToolResult, LineTemplate[]>();
+const outputCache = new WeakMap<ToolResult, OutputTemplates>();
 
-export function proseOf(message: CanonicalMessage, kind: FoldLineKind) {
+/** A message's own words as lines: the agent's, or (for user and system messages) the user's. */
+export function proseOf(message: CanonicalMessage) {
   let cached = proseCache.get(message);
   if (!cached) {
+    const kind: FoldLineKind = message.role === 'assistant' ? 'assistant' : 'user';
     cached = { reasoning: templatesOf('reasoning', textLines(message.reasoning)), text: templatesOf(kind, textLines(message.text)) };
     proseCache.set(message, cached);
   }
@@ -172,13 +174,17 @@ export interface ClosetOnlyIdentifier {
   readonly messageIndex: number;
 }
 
-export const beyondCapCache = new WeakMap<ToolResult, Array<{ identifier: NominatedIdentifier; source: string }>>();
+/** A result's telling lines, and the identifiers of lines past the cap (the closet still sees them). */
+export interface OutputTemplates {
+  readonly templates: readonly LineTemplate[];
+  readonly beyondCap: ReadonlyArray<{ identifier: NominatedIdentifier; source: string }>;
+}
 
-export function outputTemplates(result: ToolResult): LineTemplate[] {
+export function outputTemplates(result: ToolResult): OutputTemplates {
   let cached = outputCache.get(result);
   if (!cached) {
     const lines = result.text.split('\n');
-    cached = [];
+    const templates: LineTemplate[] = [];
     const beyond: Array<{ identifier: NominatedIdentifier; source: string }> = [];
     let line = 0;
     let telling = 0;
@@ -197,11 +203,11 @@ export function outputTemplates(result: ToolResult): LineTemplate[] {
       else if ((n < OUTPUT_PLAIN_HEAD || n >= lines.length - OUTPUT_PLAIN_TAIL) && wordCount(trimmed) >= 4) kind = 'output';
       if (!kind) continue;
       telling++;
-      for (const template of templatesOf(kind, [text])) cached.push({ ...template, line });
+      for (const template of templatesOf(kind, [text])) templates.push({ ...template, line });
       line++;
     }
+    cached = { templates, beyondCap: beyond };
     outputCache.set(result, cached);
-    beyondCapCache.set(result, beyond);
   }
   return cached;
 }

@@ -2,6 +2,7 @@ import { FoldInputError } from './fold-input-error.ts';
 import { readModelMessage } from './read-model-message.ts';
 import { readResponsesItem } from './read-responses-item.ts';
 import type { CanonicalMessage, CanonicalRole, Dialect, ProviderMessage, ToolCall, ToolResult } from './types.ts';
+import { isRecord } from '../text/is-record.ts';
 
 /** Text that warpfold itself wrote; never a turn boundary when a host feeds a view back. */
 export const SYNTHETIC_MARKER = '[warpfold';
@@ -58,7 +59,6 @@ function take(pending: Map<string, string[]>, key: string, queue: string[]): str
   return name;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function parseArguments(raw: unknown): unknown {
   if (typeof raw !== 'string') return raw ?? {};

@@ -3,13 +3,13 @@ import type { ToolCall } from '../messages/types.ts';
 import { findPathMentions } from './path-mentions.ts';
 import { normalizePath } from './normalize-path.ts';
 import { patchTouches, shellTouches, type PathTouch, type TouchKind } from './shell-touches.ts';
+import { isRecord } from '../text/is-record.ts';
 
 const PATH_KEYS = ['file_path', 'path', 'filePath', 'file', 'filename', 'absolute_path', 'notebook_path', 'paths', 'files', 'target_file'];
 // Bodies being written: code mentions paths that the call does not touch.
 const BODY_KEYS = new Set(['content', 'file_text', 'new_string', 'old_string', 'new_str', 'old_str', 'new_source', 'text', 'edits', 'code']);
 const COMMAND_KEYS = ['command', 'cmd', 'script'];
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const STRENGTH: Record<TouchKind, number> = { read: 0, edited: 1, written: 2 };
 

@@ -5,7 +5,7 @@ import type { ProviderMessage } from '../messages/types.ts';
 export interface FoldStats {
   /** Set when this call sealed a new prefix. */
   readonly epochReason?: EpochReason;
-  /** True when the epoch re-folded every band into one. */
+  /** True when the epoch re-folded sealed bands (the newest ones; all only when newer history would end up sparser than older). */
   readonly merged?: boolean;
   readonly cacheHot: boolean;
   readonly totalTurns: number;

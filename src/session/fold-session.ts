@@ -21,11 +21,14 @@ import { countedBudget, observeCalibration, type Calibration } from './calibrati
 import { createRecallState } from '../recall/recall-state.ts';
 import type { RecallConfig } from '../recall/recall-config.ts';
 import { chooseHeadEnd, planFold } from './plan-fold.ts';
+import { FOLD_ACKNOWLEDGEMENT } from '../fold/fold-acknowledgement.ts';
+import { leadingSystemCount } from '../messages/leading-system.ts';
+import { syntheticMessageTokens } from '../messages/synthetic-tokens.ts';
 
 /** Default ceiling when the host names none: large-window models, well under their limit. */
 export const DEFAULT_FOLD_PRESSURE_CEILING_TOKENS = 240_000;
 
-export const FOLD_ACKNOWLEDGEMENT = 'Understood.';
+export { FOLD_ACKNOWLEDGEMENT } from '../fold/fold-acknowledgement.ts';
 
 /** Fingerprints are unsigned, so a restored state marked with this one never matches a config: it re-seals. */
 const UNKNOWN_CONFIG_FINGERPRINT = -1;
@@ -194,7 +197,7 @@ export class FoldSession {
       const added = this.recallCards(now, limit);
       outcome = this.outcome(history, hot, undefined, false, added);
     } else if (decision.reason === 'hard-epoch') outcome = this.hardEpoch(history, now, limit, options.hardEpochSeed, options.taskRail);
-    else outcome = this.refold(history, decision.reason, decision.rebuild, now, limit);
+    else outcome = this.refold(history, decision.reason, decision.rebuild, now, limit, options);
     this.state = { ...this.state, seenLength: transcript.length };
     return outcome;
   }
@@ -215,7 +218,7 @@ export class FoldSession {
     return this.state.cards.reduce((sum, card) => sum + card.tokens, 0);
   }
 
-  private refold(history: readonly ProviderMessage[], reason: EpochReason, rebuild: boolean, now: number, limit: number): FoldOutcome {
+  private refold(history: readonly ProviderMessage[], reason: EpochReason, rebuild: boolean, now: number, limit: number, options: FoldPrepareOptions): FoldOutcome {
     const transcript = this.transcript;
     const fresh = rebuild || !hasSealedPrefix(this.state);
     const headEnd = fresh ? chooseHeadEnd(transcript, limit, this.config.headFraction) : this.state.headEnd;
@@ -234,18 +237,19 @@ export class FoldSession {
       this.commit({ headEnd, seed, bands: clipped.bands, coveredEnd: clipped.coveredEnd, clipped: clipped.clipped }, now, clipped.viewTokens);
       return this.outcome(history, false, reason, false);
     }
-    return this.hardEpoch(history, now, limit, undefined);
+    // the fallback rebirth honours the host's seed and task rail like an asked-for one
+    return this.hardEpoch(history, now, limit, options.hardEpochSeed, options.taskRail);
   }
 
   private hardEpoch(history: readonly ProviderMessage[], now: number, limit: number, hostSeed: string | undefined, taskRail?: TaskRail): FoldOutcome {
     const transcript = this.transcript;
-    let systems = 0;
-    while (systems < transcript.length - 1 && transcript.messages[systems].role === 'system') systems++;
+    // the live message stays out of the head even when it is a system message
+    const systems = leadingSystemCount(transcript.messages, transcript.length - 1);
     const budget = Number.isFinite(limit) ? limit : transcript.tokensBetween(0, transcript.length);
     const headEnd = transcript.tokensBetween(0, systems) <= this.config.headFraction * budget ? systems : 0;
     const seedBudget = Math.floor(Math.min(this.config.seedFraction * budget, budget - transcript.tokensBetween(0, headEnd)) * 0.95);
     const text = hostSeed?.trim() ? hostSeed.trim() : buildSeedFromCanonical(transcript.messages, { budgetTokens: seedBudget, countTokens: this.countTokens, taskRail }).text;
-    const seed = { text, tokens: this.countTokens(`<user>\n${text}\n`), end: transcript.length };
+    const seed = { text, tokens: syntheticMessageTokens(this.countTokens, 'user', text), end: transcript.length };
     this.commit({ headEnd, seed, bands: [], coveredEnd: transcript.length, clipped: {} }, now, transcript.tokensBetween(0, headEnd) + seed.tokens);
     return this.outcome(history, false, 'hard-epoch', false);
   }
@@ -306,7 +310,7 @@ export class FoldSession {
     this.prefix = prefix;
     this.prefixBuilt = true;
     this.prefixChars = this.transcript.charsBetween(0, Math.min(state.headEnd, this.transcript.length)) + (state.seed?.text.length ?? 0) + state.bands.reduce((sum, band) => sum + band.text.length + FOLD_ACKNOWLEDGEMENT.length, 0);
-    this.ackTokens = this.countTokens(`<${dialect === 'gemini' ? 'model' : 'assistant'}>\n${FOLD_ACKNOWLEDGEMENT}\n`);
+    this.ackTokens = syntheticMessageTokens(this.countTokens, dialect === 'gemini' ? 'model' : 'assistant', FOLD_ACKNOWLEDGEMENT);
   }
 
   private outcome(history: readonly ProviderMessage[], cacheHot: boolean, reason: EpochReason | undefined, merged: boolean, recalled = 0): FoldOutcome {
@@ -366,7 +370,7 @@ export class FoldSession {
 function recountMismatch(state: FoldFreezeState, countTokens: TokenCounter, lineTokens: LineTokenCache): { field: string; stored: number; counted: number } | null {
   const check = (field: string, stored: number, counted: number) => (stored === counted ? null : { field, stored, counted });
   if (state.seed) {
-    const found = check('state.seed.tokens', state.seed.tokens, countTokens(`<user>\n${state.seed.text}\n`));
+    const found = check('state.seed.tokens', state.seed.tokens, syntheticMessageTokens(countTokens, 'user', state.seed.text));
     if (found) return found;
   }
   for (const [i, band] of state.bands.entries()) {
@@ -374,7 +378,7 @@ function recountMismatch(state: FoldFreezeState, countTokens: TokenCounter, line
     if (found) return found;
   }
   for (const [i, card] of state.cards.entries()) {
-    const found = check(`state.cards[${i}].tokens`, card.tokens, countTokens(`<user>\n${card.text}\n`));
+    const found = check(`state.cards[${i}].tokens`, card.tokens, syntheticMessageTokens(countTokens, 'user', card.text));
     if (found) return found;
   }
   return null;

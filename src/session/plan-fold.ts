@@ -6,6 +6,7 @@ import type { CanonicalMessage } from '../messages/types.ts';
 import type { RebirthSeedState } from '../freeze/freeze-state.ts';
 import { findIdentifiers } from '../closet/nominate-verbatim.ts';
 import { addPhraseKeys } from '../text/phrase-index.ts';
+import { leadingSystemCount } from '../messages/leading-system.ts';
 
 export interface FoldPlanInput {
   readonly transcript: Transcript;
@@ -35,8 +36,7 @@ export interface FoldPlan {
 
 /** Leading system messages and the first instruction stay raw while they are small. */
 export function chooseHeadEnd(transcript: Transcript, limitTokens: number, headFraction: number): number {
-  let systems = 0;
-  while (systems < transcript.length && transcript.messages[systems].role === 'system') systems++;
+  const systems = leadingSystemCount(transcript.messages);
   const candidates = [systems + 1, systems, 0];
   for (const end of candidates) {
     if (end > transcript.length - 1 && end > 0) continue; // the live message never sits in the head
@@ -107,7 +107,7 @@ export function latestInstruction(transcript: Transcript): number {
 
 /**
  * Plans an epoch: fold the stretch after the sealed bands into a new band, leaving a raw tail
- * near `tailFraction` of the ceiling; merge all bands into one when they grow past their share or
+ * near `tailFraction` of the ceiling; re-fold the newest bands (all of them only when newer history would end up sparser than older) when they grow past their share or
  * the view still does not fit; halve the tail if needed. Null when even the smallest tail does
  * not fit (the session then clips or starts a hard epoch).
  */

@@ -4,6 +4,7 @@ import { buildFoldRecallContext } from '../recall/build-fold-recall-context.ts';
 import { extractRecallSignals } from '../recall/recall-signals.ts';
 import type { RecallConfig } from '../recall/recall-config.ts';
 import type { RecallState } from '../recall/recall-state.ts';
+import { syntheticMessageTokens } from '../messages/synthetic-tokens.ts';
 
 /** A recall card shown in the view, pinned after raw message `afterIndex` until the next epoch. */
 export interface ResidentCard {
@@ -48,7 +49,7 @@ export class RecallLane {
     const signals = extractRecallSignals(transcript.messages, from);
     const totalTokens = Math.min(this.config.totalTokens ?? Number.POSITIVE_INFINITY, roomTokens);
     const context = buildFoldRecallContext(this.index, signals, state, { ...this.config, totalTokens, countTokens: this.countTokens }, now);
-    const cards = context.cards.map((card) => ({ afterIndex: end - 1, key: card.key, text: card.text, tokens: this.countTokens(`<user>\n${card.text}\n`) }));
+    const cards = context.cards.map((card) => ({ afterIndex: end - 1, key: card.key, text: card.text, tokens: syntheticMessageTokens(this.countTokens, 'user', card.text) }));
     let used = 0;
     const fitting = cards.filter((card) => (used += card.tokens) <= roomTokens);
     return { cards: fitting, state: context.state, withheld: context.withheld.length };

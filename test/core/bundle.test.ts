@@ -22,6 +22,11 @@ const ENTRIES = [
     .filter((name) => !NOT_CORE.has(name) && statSync(join(SRC, name)).isDirectory() && existsSync(join(SRC, name, 'index.ts')))
     .sort()
     .map((name) => `src/${name}/index.ts`),
+  // Provider helpers and CLI packs: one subpath per provider under src/providers/.
+  ...readdirSync(join(SRC, 'providers'))
+    .filter((name) => existsSync(join(SRC, 'providers', name, 'index.ts')))
+    .sort()
+    .map((name) => `src/providers/${name}/index.ts`),
 ];
 
 const BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));

@@ -10,6 +10,7 @@ import { foldContext, FoldSession, FoldInputError } from '../../src/index.ts';
 import { detectDialect, Transcript, type ProviderMessage } from '../../src/messages/index.ts';
 import { estimateTokens } from '../../src/text/estimate-tokens.ts';
 import { pairingProblems, viewTokens } from '../helpers/view-checks.ts';
+import { readTranscript } from '../../src/transcripts/index.ts';
 
 const log = (seed: string, lines: number) => Array.from({ length: lines }, (_, n) => `${seed} ${n}: request ${(n * 7_919).toString(16)} handled in ${n % 97}ms`).join('\n');
 
@@ -79,6 +80,15 @@ describe('detection', () => {
     const second = session.prepare(settled);
     expect(second.cacheHot).toBe(true);
     expect(JSON.stringify(second.messages.slice(0, first.sealedBoundary! + 1))).toBe(JSON.stringify(first.messages.slice(0, first.sealedBoundary! + 1)));
+  });
+});
+
+describe('transcript files', () => {
+  it('reads a saved Responses input list and an AI SDK message list in their own format', () => {
+    const items = responsesHistory(2);
+    expect(readTranscript(JSON.stringify(items))).toMatchObject({ format: 'openai-responses-input', dialect: 'openai-responses', messages: items, issues: [] });
+    const messages = modelMessageHistory(2);
+    expect(readTranscript(JSON.stringify(messages))).toMatchObject({ format: 'ai-sdk-messages', dialect: 'ai-sdk', messages, issues: [] });
   });
 });
 
