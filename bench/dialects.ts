@@ -4,11 +4,10 @@
 // should match the chat folds of the same sessions in size and retention.
 //
 //   npx tsx bench/dialects.ts [--corpus test/fixtures/sessions] [--only NAME,...] [--ceilings 16000,8000] [--out bench/out]
-import { relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { nameList, numberList, parseArguments } from './cli/arguments.ts';
 import { measuredOn, type MeasuredOn } from './cli/environment.ts';
 import { isMainModule } from './cli/is-main.ts';
+import { BUNDLED_CORPUS, repoRelative, RUN_OUTPUT } from './cli/paths.ts';
 import { formatInteger, formatPercent, markdownTable, type Cell } from './cli/markdown-table.ts';
 import { writeResults } from './cli/write-results.ts';
 import { loadSessions } from './corpus/load-sessions.ts';
@@ -21,10 +20,9 @@ import { DEFAULT_CEILINGS } from './replay.ts';
 import { FoldSession } from '../src/index.ts';
 
 /** Real sessions shipped with the repository (test/fixtures/README.md names their sources). */
-export const BUNDLED_SESSIONS = fileURLToPath(new URL('../test/fixtures/sessions', import.meta.url));
-const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const BUNDLED_SESSIONS = BUNDLED_CORPUS;
 /** Run output (gitignored): a run never dirties the checkout. */
-export const DIALECT_RESULTS = fileURLToPath(new URL('./out', import.meta.url));
+export const DIALECT_RESULTS = RUN_OUTPUT;
 
 /** One session per kind of agent: Claude Code, a reasoning model, a chat model, SWE-agent, tau-bench. */
 export const DIALECT_SESSIONS = [
@@ -122,7 +120,7 @@ export function runDialects(options: DialectOptions = {}): DialectReport {
     ceilings.push({ ceiling, rows });
     log(`  ceiling ${ceiling}: done`);
   }
-  return { kind: 'dialects', corpus: relative(REPO_ROOT, corpus).split('\\').join('/') || '.', files: sessions.map((session) => session.file), ceilings, seconds: +((performance.now() - started) / 1000).toFixed(1), measuredOn: measuredOn() };
+  return { kind: 'dialects', corpus: repoRelative(corpus), files: sessions.map((session) => session.file), ceilings, seconds: +((performance.now() - started) / 1000).toFixed(1), measuredOn: measuredOn() };
 }
 
 const HEADER = ['ceiling', 'dialect', 'cost $', 'cache %', 'max tokens', 'over ceiling', 'retention', 'far in context', 'far reuse', 'view tokens vs chat', 'views identical to chat'];

@@ -10,7 +10,7 @@ import { isMainModule } from './cli/is-main.ts';
 import { formatInteger, markdownTable, type Cell } from './cli/markdown-table.ts';
 import { writeResults } from './cli/write-results.ts';
 import { measuredOn, type MeasuredOn } from './cli/environment.ts';
-import { DEFAULT_RESULTS } from './replay.ts';
+import { repoRelative, RUN_OUTPUT } from './cli/paths.ts';
 import { settledHeapBytes } from './scale/heap.ts';
 import { sessionOpening, syntheticTurn } from './scale/synthetic-session.ts';
 import { createMessageTokenCounter, resetSharedTokenMemo } from './strategies/message-tokens.ts';
@@ -194,8 +194,8 @@ async function main(): Promise<void> {
   for (const { name, reason } of report.skipped) console.error(`  ${name}: skipped (${reason})`);
   console.log(scaleTable(report));
   console.log(growthLines(report).join('\n'));
-  const written = writeResults(parsed.out ?? DEFAULT_RESULTS, 'scale', report, scaleMarkdown(report));
-  console.log(`\nwrote ${written.json} and ${written.markdown}`);
+  const written = writeResults(parsed.out ?? RUN_OUTPUT, 'scale', report, scaleMarkdown(report));
+  console.log(`\nwrote ${repoRelative(written.json)} and ${repoRelative(written.markdown)}`);
 }
 
 if (isMainModule(import.meta.url)) await main();
