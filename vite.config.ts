@@ -22,6 +22,8 @@ export default defineConfig({
         'task-rail': entry('src/task-rail/index.ts'),
         recall: entry('src/recall/index.ts'),
         tokens: entry('src/tokens/index.ts'),
+        'storage-memory': entry('src/storage/memory.ts'),
+        'storage-durable-object': entry('src/storage/durable-object.ts'),
         transcripts: entry('src/transcripts/index.ts'),
         // Node-only (atomic writers, host loops); no core entry imports it.
         node: entry('src/node/index.ts'),
@@ -31,11 +33,13 @@ export default defineConfig({
         'providers/claude-cli': entry('src/providers/claude-cli/index.ts'),
         'providers/codex-cli': entry('src/providers/codex-cli/index.ts'),
         'providers/gemini-cli': entry('src/providers/gemini-cli/index.ts'),
+        'storage-indexeddb': entry('src/storage/indexeddb.ts'),
+        'storage-kv': entry('src/storage/kv.ts'),
         'ai-sdk': entry('src/ai-sdk/index.ts'),
         'openai-responses': entry('src/openai-responses/index.ts'),
       },
       formats: ['es'],
     },
-    rollupOptions: { external: [/^gpt-tokenizer(\/.*)?$/, /^node:/] },
+    rollupOptions: { external: [/^gpt-tokenizer(\/.*)?$/, /^idb(\/.*)?$/, /^node:/] },
   },
 });

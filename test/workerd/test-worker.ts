@@ -1,5 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 
+export { FoldSessionObject } from './fold-session-object.ts';
+
 /** A bare SQLite-backed Durable Object: tests reach its storage through `runInDurableObject`. */
 export class TestObject extends DurableObject {}
 

@@ -1,0 +1,52 @@
+import { ApiError } from './api-error.ts';
+
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+export function requireJsonContentType(contentType: string | undefined): void {
+  const mediaType = (contentType ?? '').split(';')[0].trim();
+  if (!JSON_MEDIA_TYPE.test(mediaType)) {
+    throw new ApiError('unsupported-media-type', `send the body as application/json, not ${mediaType === '' ? 'no Content-Type' : mediaType}`);
+  }
+}
+
+function tooLarge(maxBytes: number): ApiError {
+  return new ApiError('payload-too-large', `the body is larger than ${maxBytes} bytes`, { maxBytes });
+}
+
+/**
+ * Reads a request body as UTF-8 text, refusing it as soon as it passes `maxBytes`: a declared
+ * Content-Length over the limit is refused before a byte is read, and a streamed body is cancelled
+ * at the chunk that crosses it, so an oversized upload is never held whole.
+ */
+export async function readBodyWithin(request: Request, maxBytes: number): Promise<string> {
+  const declared = request.headers.get('Content-Length');
+  if (declared !== null && Number(declared) > maxBytes) {
+    await request.body?.cancel().catch(() => undefined);
+    throw tooLarge(maxBytes);
+  }
+  if (request.body === null) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new ApiError('invalid-request', 'the body is not valid UTF-8', { field: '(body)' });
+  }
+}

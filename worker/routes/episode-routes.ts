@@ -1,0 +1,52 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { deriveEpisodesFromMessages, FoldInputError } from '../../src/index.ts';
+import { ApiError, unwrapRpc } from '../api-error.ts';
+import type { AppEnv } from '../app-env.ts';
+import { tenantObjectName } from '../durable-object-names.ts';
+import { EpisodeSchema, EpisodesQuerySchema, EpisodesRequestSchema } from '../schemas.ts';
+import { bearer, errorResponses, GUARDED, GUARDED_BODY } from './error-responses.ts';
+
+const recordRoute = createRoute({
+  method: 'post',
+  path: '/v1/episodes',
+  summary: "Derive a history's episodes and record them for this tenant (supersession applied)",
+  security: bearer,
+  request: { body: { required: true, content: { 'application/json': { schema: EpisodesRequestSchema } } } },
+  responses: {
+    200: { description: 'Recorded.', content: { 'application/json': { schema: z.object({ recorded: z.number().int(), superseded: z.number().int(), ids: z.array(z.string()) }) } } },
+    ...errorResponses(...GUARDED_BODY),
+  },
+});
+
+const findRoute = createRoute({
+  method: 'get',
+  path: '/v1/episodes',
+  summary: "This tenant's episodes touching the given paths (newest first), or all of them",
+  security: bearer,
+  request: { query: EpisodesQuerySchema },
+  responses: { 200: { description: 'Episodes.', content: { 'application/json': { schema: z.object({ episodes: z.array(EpisodeSchema) }) } } }, ...errorResponses(400, ...GUARDED) },
+});
+
+export function registerEpisodeRoutes(app: OpenAPIHono<AppEnv>): void {
+  const stub = (c: { env: AppEnv['Bindings']; var: AppEnv['Variables'] }) => c.env.TENANTS.getByName(tenantObjectName(c.var.caller.tenant));
+
+  app.openapi(recordRoute, async (c) => {
+    const body = c.req.valid('json');
+    let episodes;
+    try {
+      episodes = deriveEpisodesFromMessages(body.messages, { sessionId: body.sessionId, ...(body.timestamps ? { timestamps: body.timestamps } : {}) });
+    } catch (error) {
+      if (error instanceof FoldInputError) throw new ApiError('invalid-request', error.problem, { field: error.messageIndex < 0 ? 'messages' : `messages[${error.messageIndex}]` });
+      throw error;
+    }
+    const result = unwrapRpc(await stub(c).recordEpisodes(episodes));
+    return c.json({ ...result, ids: episodes.map((episode) => episode.id) }, 200);
+  });
+
+  app.openapi(findRoute, async (c) => {
+    const query = c.req.valid('query');
+    const paths = query.path === undefined ? [] : Array.isArray(query.path) ? query.path : [query.path];
+    const episodes = unwrapRpc(await stub(c).findEpisodes({ paths, ...(query.sessionId !== undefined ? { sessionId: query.sessionId } : {}), ...(query.limit !== undefined ? { limit: query.limit } : {}) }));
+    return c.json({ episodes: episodes as unknown as Array<z.infer<typeof EpisodeSchema>> }, 200);
+  });
+}

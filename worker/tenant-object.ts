@@ -1,0 +1,71 @@
+import { DurableObject } from 'cloudflare:workers';
+import { recordEpisodes, restoreTaskRail, serializeTaskRail, type Episode, type RecordEpisodesResult, type SerializedTaskRail } from '../src/index.ts';
+import { createDurableObjectStore, type WarpfoldStorage } from '../src/storage/durable-object.ts';
+import { ApiError, settleRpc, type RpcResult } from './api-error.ts';
+import { logEvent } from './log-event.ts';
+import type { WorkerBindings } from './worker-bindings.ts';
+
+export interface FindEpisodesCall {
+  readonly paths?: readonly string[];
+  readonly sessionId?: string;
+  readonly limit?: number;
+}
+
+/**
+ * One per tenant, named from the tenant: its episodes and task rails, through the Durable Object
+ * storage backend. A tenant's calls reach only its own object, so nothing here can see another
+ * tenant's records.
+ */
+export class TenantObject extends DurableObject<WorkerBindings> {
+  private readonly storage: WarpfoldStorage;
+
+  constructor(ctx: DurableObjectState, env: WorkerBindings) {
+    super(ctx, env);
+    this.storage = createDurableObjectStore(ctx.storage, {
+      onCorruptRecord: (error) => logEvent('warn', 'corrupt-record', { error: error.message }),
+    });
+  }
+
+  recordEpisodes(episodes: readonly Episode[]): Promise<RpcResult<RecordEpisodesResult>> {
+    return settleRpc(() => recordEpisodes(this.storage.episodes, episodes));
+  }
+
+  findEpisodes(call: FindEpisodesCall): Promise<RpcResult<Episode[]>> {
+    return settleRpc(async () => {
+      const episodes = call.paths?.length
+        ? await this.storage.episodes.findByPaths(call.paths, call.limit !== undefined ? { limit: call.limit } : {})
+        : await this.storage.episodes.list(call.sessionId !== undefined ? { sessionId: call.sessionId } : {});
+      const filtered = call.sessionId !== undefined ? episodes.filter((episode) => episode.sessionId === call.sessionId) : episodes;
+      return call.limit !== undefined ? filtered.slice(0, call.limit) : filtered;
+    });
+  }
+
+  /** Stores a rail; a rail older than the stored one (lower revision) is refused, never written over it. */
+  putRail(id: string, serialized: unknown): Promise<RpcResult<SerializedTaskRail>> {
+    return settleRpc(async () => {
+      const restored = restoreTaskRail(serialized);
+      if (!restored.ok) throw new ApiError('invalid-request', restored.error.message, { field: restored.error.field ?? '(body)' });
+      const rail = restored.rail;
+      if (rail.id !== id) throw new ApiError('invalid-request', `the rail's id ${JSON.stringify(rail.id)} is not the id in the path`, { field: 'id' });
+      const stored = await this.storage.rails.load(id);
+      if (stored && stored.revision > rail.revision) throw new ApiError('conflict', `the stored rail is at revision ${stored.revision}, newer than ${rail.revision}`, { serverRevision: stored.revision });
+      await this.storage.rails.save(rail);
+      return serializeTaskRail(rail);
+    });
+  }
+
+  getRail(id: string): Promise<RpcResult<SerializedTaskRail>> {
+    return settleRpc(async () => {
+      const rail = await this.storage.rails.load(id);
+      if (!rail) throw new ApiError('not-found', `no rail ${JSON.stringify(id)}`);
+      return serializeTaskRail(rail);
+    });
+  }
+
+  deleteRail(id: string): Promise<RpcResult<{ readonly deleted: true }>> {
+    return settleRpc(async () => {
+      if (!(await this.storage.rails.delete(id))) throw new ApiError('not-found', `no rail ${JSON.stringify(id)}`);
+      return { deleted: true as const };
+    });
+  }
+}
