@@ -35,6 +35,8 @@ export default defineConfig({
         'providers/gemini-cli': entry('src/providers/gemini-cli/index.ts'),
         'storage-indexeddb': entry('src/storage/indexeddb.ts'),
         'storage-kv': entry('src/storage/kv.ts'),
+        'ai-sdk': entry('src/ai-sdk/index.ts'),
+        'openai-responses': entry('src/openai-responses/index.ts'),
       },
       formats: ['es'],
     },

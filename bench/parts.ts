@@ -1,6 +1,7 @@
 // The parts `npm run bench` runs, in order. A new part (a storage or worker bench, say) is one
 // entry here: a name (its results are `<name>.json` and `<name>.md`), how to run it, its markdown
 // report and the tables printed to the terminal.
+import { dialectMarkdown, dialectParityTable, runDialects, type DialectReport } from './dialects.ts';
 import { replayMarkdown, replaySummaryTable, runReplay, type ReplayReport } from './replay.ts';
 import { growthLines, runScale, scaleMarkdown, scaleTable, type ScaleReport } from './scale.ts';
 import { dialectTable, runScenario, scenarioMarkdown, scenarioTable, type ScenarioReport } from './scenario.ts';
@@ -76,4 +77,16 @@ export const storagePart = definePart<StorageReport>({
   tables: (report) => storageTable(report),
 });
 
-export const BENCH_PARTS: readonly BenchPart[] = [replayPart, scenarioPart, scalePart, storagePart];
+
+export const dialectsPart = definePart<DialectReport>({
+  name: 'dialects',
+  async run({ smoke, corpus, log }) {
+    log(smoke ? `dialects: ${SMOKE_SESSION} as Responses items and AI SDK messages, ceiling 8000` : 'dialects: five sessions as Responses items and AI SDK messages, ceilings 16000 and 8000');
+    return runDialects({ corpus, log, ...(smoke ? { only: [SMOKE_SESSION], ceilings: [8_000] } : {}) });
+  },
+  markdown: dialectMarkdown,
+  title: (report) => `Dialect parity (${report.files.length} sessions)`,
+  tables: (report) => dialectParityTable(report),
+});
+
+export const BENCH_PARTS: readonly BenchPart[] = [replayPart, scenarioPart, scalePart, storagePart, dialectsPart];

@@ -1,4 +1,6 @@
 import { FoldInputError } from './fold-input-error.ts';
+import { readModelMessage } from './read-model-message.ts';
+import { readResponsesItem } from './read-responses-item.ts';
 import type { CanonicalMessage, CanonicalRole, Dialect, ProviderMessage, ToolCall, ToolResult } from './types.ts';
 import { isRecord } from '../text/is-record.ts';
 
@@ -212,12 +214,20 @@ function readGemini(message: ProviderMessage, index: number, ledger: ToolCallLed
 /** Reads one provider message into canonical form, pairing results through the ledger. */
 export function readMessage(message: unknown, index: number, dialect: Dialect, ledger: ToolCallLedger): CanonicalMessage {
   if (!isRecord(message)) throw new FoldInputError(index, `expected a message object, got ${message === null ? 'null' : Array.isArray(message) ? 'an array' : typeof message}`);
+  if (dialect === 'openai-responses' || dialect === 'ai-sdk') {
+    const reading = dialect === 'ai-sdk' ? readModelMessage(message, index, ledger) : readResponsesItem(message, index, ledger);
+    return canonicalMessage(index, reading.role, reading.sourceRole, reading);
+  }
   const role = roleOf(message.role, dialect, index);
   const parts: Parts = { text: [], reasoning: [], calls: [], results: [] };
   if (dialect === 'openai') readOpenAi(message, role, index, ledger, parts);
   else if (dialect === 'anthropic') readAnthropic(message, index, ledger, parts);
   else readGemini(message, index, ledger, parts);
+  return canonicalMessage(index, role, message.role as string, parts);
+}
+
+function canonicalMessage(index: number, role: CanonicalRole, sourceRole: string, parts: Parts): CanonicalMessage {
   const text = parts.text.filter((piece) => piece !== '').join('\n');
   const isTurnBoundary = role === 'user' && text.trim() !== '' && !text.startsWith(SYNTHETIC_MARKER);
-  return { index, role, sourceRole: message.role as string, text, reasoning: parts.reasoning.join('\n'), toolCalls: parts.calls, toolResults: parts.results, isTurnBoundary };
+  return { index, role, sourceRole, text, reasoning: parts.reasoning.join('\n'), toolCalls: parts.calls, toolResults: parts.results, isTurnBoundary };
 }

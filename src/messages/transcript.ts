@@ -1,6 +1,6 @@
 import { fnv1a } from '../text/hash.ts';
 import { PhraseIndex } from '../text/phrase-index.ts';
-import { argumentValues, plainMessageText } from './plain-text.ts';
+import { argumentValues, countsReasoningIn, plainMessageText } from './plain-text.ts';
 import { readDialect } from './detect-dialect.ts';
 import { FoldInputError } from './fold-input-error.ts';
 import { readMessage, ToolCallLedger } from './read-message.ts';
@@ -30,6 +30,13 @@ export class Transcript {
   private phrasesIndexed = 0;
   private sources: unknown[] = [];
   private ledger = new ToolCallLedger();
+  /**
+   * Responses and AI SDK histories: whether a raw tail may start at message i, and calls still
+   * unanswered after the last message. A Responses step spreads over several items, and parallel
+   * outputs may come in any order, so a cut there needs every earlier call answered.
+   */
+  private readonly stepSafeCuts: boolean[] = [];
+  private openCalls = 0;
 
   constructor(private readonly countTokens: TokenCounter) {}
 
@@ -64,14 +71,21 @@ export class Transcript {
     const ledger = this.ledger.clone();
     const added: CanonicalMessage[] = [];
     for (let i = this.messages.length; i < history.length; i++) added.push(readMessage(history[i], i, dialect, ledger));
-    const countsReasoning = dialect !== 'openai';
+    const countsReasoning = countsReasoningIn(dialect);
     for (let n = 0; n < added.length; n++) {
       const source = history[this.messages.length];
       const message = added[n];
+      // kept for every dialect, so that a text-only start later settled as Responses or AI SDK lines up
+      const previous = this.messages[this.messages.length - 1];
+      const continuesStep = dialect === 'openai-responses' && message.role === 'assistant' && previous?.role === 'assistant';
+      this.stepSafeCuts.push(this.openCalls === 0 && message.toolResults.length === 0 && !continuesStep);
+      this.openCalls += message.toolCalls.length - message.toolResults.length;
       this.messages.push(message);
       this.sources.push(source);
       this.fingerprintCache.push(undefined);
-      const plain = plainMessageText(message, countsReasoning);
+      // a Responses step is one model turn split into items: rendered once, as the chat dialects render it, not once per item
+      const rendered = plainMessageText(message, countsReasoning);
+      const plain = continuesStep ? rendered.slice(message.sourceRole.length + 3) : rendered;
       const tokens = this.countTokens(plain);
       this.tokens.push(tokens);
       this.prefixTokens.push(this.prefixTokens[this.prefixTokens.length - 1] + tokens);
@@ -119,7 +133,20 @@ export class Transcript {
   /** True when message `index` may begin a raw tail: it carries no tool result, so no call is split from its answer. */
   isSafeCut(index: number): boolean {
     if (index >= this.messages.length) return true;
+    if (readsInSteps(this.dialect)) return this.stepSafeCuts[index];
     return this.messages[index].toolResults.length === 0;
+  }
+
+  /**
+   * Whether a synthetic message may follow the newest one: no call of the last step waits for
+   * its result. Responses steps also may not end on a reasoning item, which needs its follower.
+   */
+  get endsStep(): boolean {
+    const last = this.messages[this.messages.length - 1];
+    if (!last) return true;
+    if (!readsInSteps(this.dialect)) return last.toolCalls.length === 0;
+    const source = this.sources[this.sources.length - 1] as ProviderMessage;
+    return this.openCalls === 0 && last.toolCalls.length === 0 && !(this.dialect === 'openai-responses' && source.type === 'reasoning');
   }
 
   private reset(): void {
@@ -133,7 +160,14 @@ export class Transcript {
     this.phraseIndex.clear();
     this.phrasesIndexed = 0;
     this.ledger = new ToolCallLedger();
+    this.stepSafeCuts.length = 0;
+    this.openCalls = 0;
   }
+}
+
+/** Dialects whose cuts follow pending calls instead of one message per step (Responses items, AI SDK messages). */
+function readsInSteps(dialect: Dialect): boolean {
+  return dialect === 'openai-responses' || dialect === 'ai-sdk';
 }
 
 export function fingerprintOf(message: unknown): number {

@@ -8,8 +8,8 @@ export function isUserTurnBoundary(message: ProviderMessage, dialect = detectDia
   return readMessage(message, 0, dialect, new PermissiveLedger()).isTurnBoundary;
 }
 
-/** A ledger that pairs anything: boundary checks look at one message out of context. */
-class PermissiveLedger extends ToolCallLedger {
+/** A ledger that pairs anything: boundary checks (and clip measurements) look at one message out of context. */
+export class PermissiveLedger extends ToolCallLedger {
   override close(callId: string | undefined, name: string | undefined): string {
     return name ?? callId ?? 'tool';
   }

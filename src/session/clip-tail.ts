@@ -1,9 +1,11 @@
 import { buildBand, type Band } from '../fold/build-band.ts';
 import type { ClippedMessage } from '../freeze/freeze-state.ts';
-import { plainMessageText } from '../messages/plain-text.ts';
+import { countsReasoningIn, plainMessageText } from '../messages/plain-text.ts';
+import { readMessage } from '../messages/read-message.ts';
+import { PermissiveLedger } from '../messages/turns.ts';
 import type { TokenCounter, Transcript } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
-import { clipText } from '../messages/write-synthetic.ts';
+import { clipProviderMessage, clipText } from '../messages/write-synthetic.ts';
 import type { LineValueWeights } from '../fold/line-value.ts';
 import { latestInstruction, type FoldPlanInput } from './plan-fold.ts';
 
@@ -43,7 +45,12 @@ export function clipTail(transcript: Transcript, input: ClipInput, limit: number
   } else cut = Math.max(cut, input.coveredEnd);
   const bandTokens = bands.reduce((sum, band) => sum + band.tokens + ackTokens, 0);
   let room = limit - fixed - bandTokens;
-  const countsReasoning = transcript.dialect !== 'openai';
+  const dialect = transcript.dialect;
+  const countsReasoning = countsReasoningIn(dialect);
+  // Responses items and AI SDK messages are measured as clipped, read back: their clips leave reasoning and calls whole
+  const exact = dialect === 'openai-responses' || dialect === 'ai-sdk';
+  const clippedTokens = (index: number, maxChars: number) =>
+    countTokens(plainMessageText(exact ? readMessage(clipProviderMessage(transcript.source(index), maxChars, dialect), index, dialect, new PermissiveLedger()) : clippedCanonical(transcript.messages[index], maxChars), countsReasoning));
   const order = [];
   for (let i = cut; i < end; i++) order.push(i);
   order.sort((a, b) => transcript.tokens[b] - transcript.tokens[a]);
@@ -55,10 +62,10 @@ export function clipTail(transcript: Transcript, input: ClipInput, limit: number
     const allowance = Math.floor((room - others) * 0.9);
     if (allowance < 64) continue;
     let maxChars = allowance * 3;
-    let tokens = countTokens(plainMessageText(clippedCanonical(transcript.messages[index], maxChars), countsReasoning));
+    let tokens = clippedTokens(index, maxChars);
     while (tokens > allowance && maxChars > 200) {
       maxChars = Math.floor(maxChars * 0.75);
-      tokens = countTokens(plainMessageText(clippedCanonical(transcript.messages[index], maxChars), countsReasoning));
+      tokens = clippedTokens(index, maxChars);
     }
     if (tokens > allowance) continue;
     clipped[String(index)] = { maxChars, tokens: tokens + 16 };

@@ -4,7 +4,7 @@ import { isRecord } from './json-lines.ts';
 import { TranscriptFormatError } from './transcript-format-error.ts';
 import type { TranscriptFormat, TranscriptIssue, TranscriptReadResult } from './types.ts';
 
-const FORMAT_OF_DIALECT = { openai: 'openai-messages', anthropic: 'anthropic-messages', gemini: 'gemini-contents' } as const;
+const FORMAT_OF_DIALECT = { openai: 'openai-messages', anthropic: 'anthropic-messages', gemini: 'gemini-contents', 'openai-responses': 'openai-responses-input', 'ai-sdk': 'ai-sdk-messages' } as const;
 
 /**
  * Reads a provider message list (OpenAI `messages`, Anthropic `messages`, Gemini `contents`) or
@@ -29,7 +29,8 @@ export function readMessageArray(value: unknown): TranscriptReadResult {
   const issues: TranscriptIssue[] = [];
   const messages: ProviderMessage[] = [];
   list.forEach((message, index) => {
-    if (isRecord(message) && typeof message.role === 'string') messages.push(message);
+    // Responses input items other than messages carry a `type` instead of a role
+    if (isRecord(message) && (typeof message.role === 'string' || typeof message.type === 'string')) messages.push(message);
     else issues.push({ line: 0, kind: 'invalid-record', detail: `element ${index} is not a message (an object with a string \`role\`)` });
   });
   if (list.length > 0 && messages.length === 0) throw new TranscriptFormatError(format ?? 'messages', 0, 'no element is a message (an object with a string `role`)');

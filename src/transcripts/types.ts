@@ -9,6 +9,8 @@ export type TranscriptFormat =
   | 'openai-messages'
   | 'anthropic-messages'
   | 'gemini-contents'
+  | 'openai-responses-input'
+  | 'ai-sdk-messages'
   | 'benchmark-session';
 
 /** What was wrong with one line (or array element) that the reader skipped. */

@@ -10,10 +10,10 @@ describe('npm run bench -- --smoke', () => {
   const out = mkdtempSync(join(tmpdir(), 'warpfold-smoke-test-'));
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-  it('writes the three reports with the expected shape, from the bundled sessions', async () => {
+  it('writes the four reports with the expected shape, from the bundled sessions', async () => {
     const printed: string[] = [];
     const run = await runBench({ smoke: true, out, print: (text) => printed.push(text), log: () => {} });
-    for (const name of ['replay', 'scenario', 'scale']) {
+    for (const name of ['replay', 'scenario', 'scale', 'dialects']) {
       expect(existsSync(join(out, `${name}.json`))).toBe(true);
       expect(readFileSync(join(out, `${name}.md`), 'utf8')).toMatch(/^# /);
     }
@@ -36,7 +36,11 @@ describe('npm run bench -- --smoke', () => {
 
     expect(run.scenario!.runs.every((entry) => entry.dialect === 'openai' && entry.ceiling === 8000 && entry.calls === 16)).toBe(true);
     expect(run.scale!.rows.map((row) => row.turns)).toEqual(expect.arrayContaining([20, 100]));
-    expect(Object.keys(run.reports)).toEqual(['replay', 'scenario', 'scale', 'storage']);
+    expect(Object.keys(run.reports)).toEqual(['replay', 'scenario', 'scale', 'storage', 'dialects']);
+    const dialects = JSON.parse(readFileSync(join(out, 'dialects.json'), 'utf8'));
+    expect(dialects.files).toEqual(['msa-ds-chat-test-django__django-10914.json']);
+    expect(Object.keys(dialects.ceilings[0].rows)).toEqual(['openai', 'openai-responses', 'ai-sdk']);
+    expect(readFileSync(join(out, 'dialects.md'), 'utf8')).not.toContain(REPO_ROOT);
     expect(printed.join('\n')).toContain('## Session replay (1 sessions from test/fixtures/sessions)');
   });
 });
@@ -66,7 +70,7 @@ describe('bench arguments', () => {
   });
 
   it('refuses unknown parts and --update with --smoke', async () => {
-    await expect(runBench({ parts: ['nope'], log: () => {}, print: () => {} })).rejects.toThrow(/unknown part nope \(parts: replay, scenario, scale, storage\)/);
+    await expect(runBench({ parts: ['nope'], log: () => {}, print: () => {} })).rejects.toThrow(/unknown part nope \(parts: replay, scenario, scale, storage, dialects\)/);
     await expect(runBench({ smoke: true, update: true, log: () => {}, print: () => {} })).rejects.toThrow(/cannot be combined with --smoke/);
   });
 });
