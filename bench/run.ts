@@ -54,7 +54,7 @@ export async function runBench(options: BenchRunOptions = {}): Promise<BenchRun>
   if (!smoke) print(`\n${dialectTable(scenario)}`);
 
   log('scale: prepare() on long synthetic sessions');
-  const scale = await runScale({ ...engine, log, ...(smoke ? { turns: [20, 100], budgetSeconds: 30 } : {}) });
+  const scale = await runScale({ ...engine, log, ...(smoke ? { turns: [20, 100], budgetSeconds: 30, hugeStepCalls: [2_000] } : {}) });
   writeResults(out, 'scale', scale, scaleMarkdown(scale));
   print(`\n## Scale\n\n${scaleTable(scale)}\n${growthLines(scale).join('\n')}`);
 

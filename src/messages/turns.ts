@@ -1,5 +1,5 @@
 import { Transcript } from './transcript.ts';
-import { readMessage, ToolCallLedger } from './read-message.ts';
+import { readMessage, ToolCallLedger, type AnsweredCall } from './read-message.ts';
 import { detectDialect } from './detect-dialect.ts';
 import type { ProviderMessage, Turn } from './types.ts';
 
@@ -10,8 +10,8 @@ export function isUserTurnBoundary(message: ProviderMessage, dialect = detectDia
 
 /** A ledger that pairs anything: boundary checks look at one message out of context. */
 class PermissiveLedger extends ToolCallLedger {
-  override close(callId: string | undefined, name: string | undefined): string {
-    return name ?? callId ?? 'tool';
+  override close(callId: string | undefined, name: string | undefined): AnsweredCall {
+    return { name: name ?? callId ?? 'tool', ref: '' };
   }
 }
 

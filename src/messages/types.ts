@@ -18,6 +18,11 @@ export interface ToolResult {
   readonly callId: string;
   /** Name of the call this result answers, when it could be paired. */
   readonly name: string;
+  /**
+   * `<message index>.<position>` of the call this result answers, as the reader paired it over
+   * the whole history. Absent on results built by hand; `pairToolCalls` then pairs by id and name.
+   */
+  readonly callRef?: string;
   readonly text: string;
   readonly isError: boolean;
 }

@@ -91,10 +91,13 @@ export function buildSeedFromCanonical(messages: readonly CanonicalMessage[], op
 
   const threadStart = Math.max(0, instructionIndex);
   const threadLines: string[] = [];
+  // steps come in message order: one pass over both keeps this linear in calls
+  let step = 0;
   for (const message of messages.slice(threadStart)) {
+    while (step < steps.length && steps[step].index < message.index) step++;
     if (message === live || message === instruction) continue;
     if (message.role === 'assistant' && message.text.trim()) threadLines.push(message.text.trim().split('\n')[0].slice(0, 240));
-    for (const step of steps) if (step.index === message.index && message.toolCalls.includes(step.call)) threadLines.push(skeletonLine(step.call, step.results, 120));
+    for (; step < steps.length && steps[step].index === message.index; step++) threadLines.push(skeletonLine(steps[step].call, steps[step].results, 120));
   }
   const userTurns = messages.filter((message) => message.isTurnBoundary && message !== live).map((message) => `» ${message.text.trim().split('\n')[0].slice(0, 200)}`);
   const present = first.join('\n');
