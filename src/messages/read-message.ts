@@ -1,4 +1,5 @@
 import { FoldInputError } from './fold-input-error.ts';
+import { checkValueShape } from './value-guard.ts';
 import type { CanonicalMessage, CanonicalRole, Dialect, ProviderMessage, ToolCall, ToolResult } from './types.ts';
 
 /** Text that warpfold itself wrote; never a turn boundary when a host feeds a view back. */
@@ -184,7 +185,9 @@ function readOpenAi(message: ProviderMessage, role: CanonicalRole, index: number
       const fn = isRecord(raw) ? raw.function : undefined;
       if (!isRecord(raw) || !isRecord(fn) || typeof fn.name !== 'string') throw new FoldInputError(index, `tool_calls[${n}] needs function.name`);
       const hasId = typeof raw.id === 'string' && raw.id !== '';
-      const call: ToolCall = { id: hasId ? (raw.id as string) : `#${index}.${n}`, name: fn.name, input: parseArguments(fn.arguments) };
+      const input = parseArguments(fn.arguments);
+      if (typeof fn.arguments === 'string') checkValueShape(input, index, `tool_calls[${n}].function.arguments`);
+      const call: ToolCall = { id: hasId ? (raw.id as string) : `#${index}.${n}`, name: fn.name, input };
       ledger.open(call, hasId, `${index}.${parts.calls.length}`);
       parts.calls.push(call);
     });
@@ -270,6 +273,8 @@ function readGemini(message: ProviderMessage, index: number, ledger: ToolCallLed
 /** Reads one provider message into canonical form, pairing results through the ledger. */
 export function readMessage(message: unknown, index: number, dialect: Dialect, ledger: ToolCallLedger): CanonicalMessage {
   if (!isRecord(message)) throw new FoldInputError(index, `expected a message object, got ${message === null ? 'null' : Array.isArray(message) ? 'an array' : typeof message}`);
+  // every later walk (arguments, fingerprints, the host's JSON.stringify) may then recurse safely
+  checkValueShape(message, index);
   const role = roleOf(message.role, dialect, index);
   const parts: Parts = { text: [], reasoning: [], calls: [], results: [] };
   if (dialect === 'openai') readOpenAi(message, role, index, ledger, parts);

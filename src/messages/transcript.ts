@@ -2,16 +2,44 @@ import { fnv1a } from '../text/hash.ts';
 import { PhraseIndex } from '../text/phrase-index.ts';
 import { argumentValues, plainMessageText } from './plain-text.ts';
 import { readDialect } from './detect-dialect.ts';
-import { FoldInputError } from './fold-input-error.ts';
+import { FoldInputError, FoldOptionsError } from './fold-input-error.ts';
+import { checkValueShape, MAX_VALUE_DEPTH } from './value-guard.ts';
 import { readMessage, ToolCallLedger } from './read-message.ts';
 import type { CanonicalMessage, Dialect, ProviderMessage } from './types.ts';
 
 export type TokenCounter = (text: string) => number;
 
+/** What a transcript was before its last `sync`, so a failed call can put it back. */
+interface SyncUndo {
+  readonly length: number;
+  readonly dialect: Dialect;
+  readonly dialectCertain: boolean;
+  readonly ledger: ToolCallLedger;
+  /** Copies of the arrays, kept only when the sync re-read the history from the start. */
+  readonly before?: {
+    readonly messages: CanonicalMessage[];
+    readonly fingerprints: Array<number | undefined>;
+    readonly tokens: number[];
+    readonly prefixTokens: number[];
+    readonly prefixChars: number[];
+    readonly prefixTurns: number[];
+    readonly sources: unknown[];
+  };
+}
+
+/** A count the rest of the engine can do arithmetic on, or a typed error naming the message. */
+function checkedCount(tokens: unknown, index: number): number {
+  if (typeof tokens !== 'number' || !Number.isFinite(tokens) || tokens < 0)
+    throw new FoldOptionsError('countTokens', `countTokens must return a non-negative finite number of tokens; it returned ${typeof tokens === 'string' ? JSON.stringify(tokens) : typeof tokens === 'number' ? String(tokens) : typeof tokens} for message ${index}`);
+  // fractional counts round up: the view stays under its ceiling and stored counts stay whole
+  return Math.ceil(tokens);
+}
+
 /**
  * The canonical transcript of a growing history, read incrementally: a call that only appends
  * reads only the new messages. Each message is fingerprinted once, so a host that rebuilds its
- * message objects between calls (a worker parsing JSON) is recognised as unchanged.
+ * message objects between calls (a worker parsing JSON) is recognised as unchanged. A sync that
+ * throws changes nothing, and `rollback()` undoes the last sync for a caller that failed later.
  */
 export class Transcript {
   dialect: Dialect = 'openai';
@@ -25,10 +53,11 @@ export class Transcript {
   /** Serialized size and turn boundaries as running sums, for O(1) stats. */
   readonly prefixChars: number[] = [0];
   readonly prefixTurns: number[] = [0];
-  private readonly phraseIndex = new PhraseIndex();
+  private phraseIndex = new PhraseIndex();
   private phrasesIndexed = 0;
-  private sources: unknown[] = [];
+  private readonly sources: unknown[] = [];
   private ledger = new ToolCallLedger();
+  private undo: SyncUndo | null = null;
 
   constructor(private readonly countTokens: TokenCounter) {}
 
@@ -39,6 +68,7 @@ export class Transcript {
   /** Brings the transcript in line with `history`; returns the first index that changed, or -1 when it only grew. */
   sync(history: readonly ProviderMessage[]): number {
     if (!Array.isArray(history)) throw new FoldInputError(-1, `history must be an array of messages, got ${history === null ? 'null' : typeof history}`);
+    this.undo = null;
     const { dialect, certain } = readDialect(history);
     let firstChange = -1;
     // a settled reading of a text-only history changes nothing already read; a real switch does
@@ -47,7 +77,8 @@ export class Transcript {
       const known = Math.min(this.sources.length, history.length);
       for (let i = 0; i < known; i++) {
         if (history[i] === this.sources[i]) continue;
-        if (fingerprintOf(history[i]) === this.fingerprint(i)) {
+        // an equal rebuilt object takes the old one's place: same content, same fingerprint
+        if (fingerprintOf(history[i], i) === this.fingerprint(i)) {
           this.sources[i] = history[i];
           continue;
         }
@@ -56,29 +87,85 @@ export class Transcript {
       }
       if (firstChange < 0 && history.length < this.sources.length) firstChange = history.length;
     }
+    // read and count into scratch first: bad input throws here and leaves the transcript as it was
+    const from = firstChange >= 0 ? 0 : this.messages.length;
+    const ledger = firstChange >= 0 ? new ToolCallLedger() : this.ledger.clone();
+    const countsReasoning = dialect !== 'openai';
+    const added: CanonicalMessage[] = [];
+    const plains: string[] = [];
+    const counts: number[] = [];
+    for (let i = from; i < history.length; i++) {
+      const message = readMessage(history[i], i, dialect, ledger);
+      const plain = plainMessageText(message, countsReasoning);
+      added.push(message);
+      plains.push(plain);
+      counts.push(checkedCount(this.countTokens(plain), i) + (message.mediaTokens ?? 0));
+    }
+    this.undo = {
+      length: this.messages.length,
+      dialect: this.dialect,
+      dialectCertain: this.dialectCertain,
+      ledger: this.ledger,
+      ...(firstChange >= 0
+        ? { before: { messages: [...this.messages], fingerprints: [...this.fingerprintCache], tokens: [...this.tokens], prefixTokens: [...this.prefixTokens], prefixChars: [...this.prefixChars], prefixTurns: [...this.prefixTurns], sources: [...this.sources] } }
+        : {}),
+    };
     if (firstChange >= 0) this.reset();
     this.dialect = dialect;
     this.dialectCertain = certain;
-    // read into a scratch ledger so that bad input leaves the transcript as it was
-    const ledger = this.ledger.clone();
-    const added: CanonicalMessage[] = [];
-    for (let i = this.messages.length; i < history.length; i++) added.push(readMessage(history[i], i, dialect, ledger));
-    const countsReasoning = dialect !== 'openai';
     for (let n = 0; n < added.length; n++) {
-      const source = history[this.messages.length];
       const message = added[n];
       this.messages.push(message);
-      this.sources.push(source);
+      this.sources.push(history[from + n]);
       this.fingerprintCache.push(undefined);
-      const plain = plainMessageText(message, countsReasoning);
-      const tokens = this.countTokens(plain);
-      this.tokens.push(tokens);
-      this.prefixTokens.push(this.prefixTokens[this.prefixTokens.length - 1] + tokens);
-      this.prefixChars.push(this.prefixChars[this.prefixChars.length - 1] + plain.length);
+      this.tokens.push(counts[n]);
+      this.prefixTokens.push(this.prefixTokens[this.prefixTokens.length - 1] + counts[n]);
+      this.prefixChars.push(this.prefixChars[this.prefixChars.length - 1] + plains[n].length);
       this.prefixTurns.push(this.prefixTurns[this.prefixTurns.length - 1] + (message.isTurnBoundary ? 1 : 0));
     }
     this.ledger = ledger;
     return firstChange;
+  }
+
+  /** Puts the transcript back as it was before the last `sync` (for a call that failed after it). */
+  rollback(): void {
+    const undo = this.undo;
+    if (!undo) return;
+    this.undo = null;
+    if (undo.before) {
+      const restore = <T>(target: T[], source: readonly T[]) => {
+        target.length = 0;
+        for (const item of source) target.push(item);
+      };
+      restore(this.messages, undo.before.messages);
+      restore(this.fingerprintCache, undo.before.fingerprints);
+      restore(this.tokens, undo.before.tokens);
+      restore(this.prefixTokens, undo.before.prefixTokens);
+      restore(this.prefixChars, undo.before.prefixChars);
+      restore(this.prefixTurns, undo.before.prefixTurns);
+      restore(this.sources, undo.before.sources);
+    } else {
+      this.messages.length = undo.length;
+      this.fingerprintCache.length = undo.length;
+      this.tokens.length = undo.length;
+      this.prefixTokens.length = undo.length + 1;
+      this.prefixChars.length = undo.length + 1;
+      this.prefixTurns.length = undo.length + 1;
+      this.sources.length = undo.length;
+    }
+    this.dialect = undo.dialect;
+    this.dialectCertain = undo.dialectCertain;
+    this.ledger = undo.ledger;
+    // the phrase index only grows: one that read past the old end is rebuilt on its next use
+    if (undo.before || this.phrasesIndexed > undo.length) {
+      this.phraseIndex = new PhraseIndex();
+      this.phrasesIndexed = 0;
+    }
+  }
+
+  /** Forgets what `rollback()` would restore: the caller's call succeeded. */
+  commit(): void {
+    this.undo = null;
   }
 
   /** Tokens of messages [start, end). */
@@ -128,21 +215,39 @@ export class Transcript {
     this.prefixTokens.length = 1;
     this.prefixChars.length = 1;
     this.prefixTurns.length = 1;
-    this.sources = [];
-    this.phraseIndex.clear();
+    this.sources.length = 0;
+    this.phraseIndex = new PhraseIndex();
     this.phrasesIndexed = 0;
-    this.ledger = new ToolCallLedger();
   }
 }
 
-/** Order-stable JSON for fingerprints: key order of a rebuilt object must not matter. */
-function stableJson(value: unknown): string {
+/** Thrown inside `stableJson` when a value is cyclic or too deep; the caller names the field. */
+const UNSAFE_VALUE = new Error('unsafe value');
+
+/**
+ * Order-stable JSON for fingerprints: key order of a rebuilt object must not matter. Recursive but
+ * bounded by `MAX_VALUE_DEPTH`, with cycles detected on the current path.
+ */
+function stableJson(value: unknown, depth: number, onPath: Set<object>): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`).join(',')}}`;
+  if (depth >= MAX_VALUE_DEPTH || onPath.has(value)) throw UNSAFE_VALUE;
+  onPath.add(value);
+  let out: string;
+  if (Array.isArray(value)) out = `[${value.map((item) => stableJson(item, depth + 1, onPath)).join(',')}]`;
+  else {
+    const keys = Object.keys(value).sort();
+    out = `{${keys.map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key], depth + 1, onPath)}`).join(',')}}`;
+  }
+  onPath.delete(value);
+  return out;
 }
 
-export function fingerprintOf(message: unknown): number {
-  return fnv1a(stableJson(message));
+/** Content fingerprint of a message; a cyclic or too deep one throws a `FoldInputError` naming message `index` and the field. */
+export function fingerprintOf(message: unknown, index = -1): number {
+  try {
+    return fnv1a(stableJson(message, 0, new Set()));
+  } catch (error) {
+    if (error === UNSAFE_VALUE) checkValueShape(message, index, '');
+    throw error;
+  }
 }

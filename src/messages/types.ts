@@ -41,6 +41,11 @@ export interface CanonicalMessage {
   readonly toolResults: readonly ToolResult[];
   /** Real user text: where a new turn starts. */
   readonly isTurnBoundary: boolean;
+  /**
+   * Tokens of payloads that are not text (images, audio), estimated per provider
+   * (`src/messages/media-tokens.ts`) and added to the counted plain rendering.
+   */
+  readonly mediaTokens?: number;
 }
 
 /** A span of messages that begins at real user text (or at the start of the history). */

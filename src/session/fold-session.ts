@@ -3,7 +3,8 @@ import { MIN_TAIL_CAP_TOKENS, resolveFoldConfig, type FoldConfig, type FoldConfi
 import { DEFAULT_FREEZE_CONFIG, evaluateFoldFreeze, type FreezeConfig } from '../freeze/evaluate-freeze.ts';
 import { commitFoldFreeze, createFoldFreezeState, hasSealedPrefix, touchFoldFreeze, type EpochReason, type FoldFreezeState } from '../freeze/freeze-state.ts';
 import { restoreFoldFreezeState, serializeFoldFreezeState, type SerializedFoldFreezeState } from '../freeze/serialize.ts';
-import { FoldInputError } from '../messages/fold-input-error.ts';
+import { FoldOptionsError } from '../messages/fold-input-error.ts';
+import { checkedCounter, checkPrepareOptions, checkSessionOptions } from './check-options.ts';
 import { Transcript, type TokenCounter } from '../messages/transcript.ts';
 import type { ProviderMessage } from '../messages/types.ts';
 import { clipProviderMessage, writeSyntheticMessage } from '../messages/write-synthetic.ts';
@@ -78,16 +79,18 @@ export class FoldSession {
   private readonly recallLane: RecallLane | null;
   private readonly lineTokens: LineTokenCache;
 
-  constructor(options: FoldSessionOptions = {}) {
+  constructor(given: FoldSessionOptions = {}) {
+    const options = checkSessionOptions(given) as FoldSessionOptions;
     const ceiling = options.pressureCeiling ?? options.budget?.pressureCeilingTokens ?? DEFAULT_FOLD_PRESSURE_CEILING_TOKENS;
-    if (ceiling !== false && !(Number.isFinite(ceiling) && ceiling >= 1_000)) throw new FoldInputError(-1, `pressureCeiling must be false or a number of tokens ≥ 1,000, got ${String(ceiling)}`);
+    if (ceiling !== false && !(typeof ceiling === 'number' && Number.isFinite(ceiling) && ceiling >= 1_000)) throw new FoldOptionsError('pressureCeiling', `pressureCeiling must be false or a number of tokens ≥ 1,000, got ${typeof ceiling === 'string' ? JSON.stringify(ceiling) : String(ceiling)}`);
     this.ceiling = ceiling === false ? null : Math.floor(ceiling);
     this.config = resolveFoldConfig(options.foldConfig, this.ceiling);
     const freeze = options.freeze;
     this.freezeConfig = freeze === false ? { ...DEFAULT_FREEZE_CONFIG, enabled: false } : { ...DEFAULT_FREEZE_CONFIG, ...(typeof freeze === 'object' ? freeze : {}) };
-    this.countTokens = options.countTokens ?? estimateTokens;
+    // the transcript checks its own counts (naming the message); every other count goes through the check
+    this.countTokens = options.countTokens ? checkedCounter(options.countTokens) : estimateTokens;
     this.now = options.now ?? (() => Date.now());
-    this.transcript = new Transcript(this.countTokens);
+    this.transcript = new Transcript(options.countTokens ?? estimateTokens);
     this.lineTokens = new LineTokenCache(this.countTokens);
     this.configFingerprint = fnv1a(JSON.stringify([this.config, this.ceiling]));
     this.state = options.restoredState ? restoreFoldFreezeState(options.restoredState) : createFoldFreezeState(this.configFingerprint);
@@ -114,9 +117,27 @@ export class FoldSession {
     return { epochs: this.state.epochs, hotReuses: this.state.hotReuses, calls: this.state.calls };
   }
 
-  prepare(history: readonly ProviderMessage[], options: FoldPrepareOptions = {}): FoldOutcome {
+  /**
+   * The view of `history` for the next model call. Transactional: when it throws (bad input, a
+   * bad option, a counter that fails), the session is exactly as it was before the call.
+   */
+  prepare(history: readonly ProviderMessage[], options?: FoldPrepareOptions): FoldOutcome {
+    const checked = checkPrepareOptions(options);
+    const saved = { state: this.state, prefix: this.prefix, prefixBuilt: this.prefixBuilt, ackTokens: this.ackTokens, prefixChars: this.prefixChars, needsVerification: this.needsVerification, fingerprintPending: this.fingerprintPending };
+    try {
+      const outcome = this.prepareChecked(history, checked);
+      this.transcript.commit();
+      return outcome;
+    } catch (error) {
+      ({ state: this.state, prefix: this.prefix, prefixBuilt: this.prefixBuilt, ackTokens: this.ackTokens, prefixChars: this.prefixChars, needsVerification: this.needsVerification, fingerprintPending: this.fingerprintPending } = saved);
+      this.transcript.rollback();
+      this.recallLane?.forget();
+      throw error;
+    }
+  }
+
+  private prepareChecked(history: readonly ProviderMessage[], options: FoldPrepareOptions): FoldOutcome {
     const measured = options.measuredInputTokens;
-    if (measured !== undefined && !(Number.isFinite(measured) && measured >= 0)) throw new FoldInputError(-1, `measuredInputTokens must be a non-negative number, got ${String(measured)}`);
     let changedAt = this.transcript.sync(history);
     if (this.needsVerification) {
       changedAt = this.verifyRestored();
