@@ -1,5 +1,6 @@
 import { FoldInputError } from './fold-input-error.ts';
 import { checkValueShape } from './value-guard.ts';
+import { newPayload, readBlockPayload, type Payload } from './block-payload.ts';
 import type { CanonicalMessage, CanonicalRole, Dialect, ProviderMessage, ToolCall, ToolResult } from './types.ts';
 
 /** Text that warpfold itself wrote; never a turn boundary when a host feeds a view back. */
@@ -132,8 +133,8 @@ function stringifyValue(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** Text of an OpenAI / Anthropic content value; non-text parts become short placeholders. */
-function contentText(content: unknown, index: number, where: string): string {
+/** Text of an OpenAI / Anthropic content value; non-text parts become short placeholders and are counted in `payload`. */
+function contentText(content: unknown, index: number, where: string, dialect: Dialect, payload: Payload): string {
   if (content === null || content === undefined) return '';
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) throw new FoldInputError(index, `${where} must be a string, an array of blocks or null, got ${typeof content}`);
@@ -141,8 +142,10 @@ function contentText(content: unknown, index: number, where: string): string {
   for (const block of content) {
     if (typeof block === 'string') pieces.push(block);
     else if (isRecord(block) && typeof block.text === 'string') pieces.push(block.text);
-    else if (isRecord(block) && typeof block.type === 'string') pieces.push(`[${block.type}]`);
-    else throw new FoldInputError(index, `${where} holds a block that is neither text nor a typed block`);
+    else if (isRecord(block) && typeof block.type === 'string') {
+      pieces.push(`[${block.type}]`);
+      readBlockPayload(block, dialect, payload);
+    } else throw new FoldInputError(index, `${where} holds a block that is neither text nor a typed block`);
   }
   return pieces.join('\n');
 }
@@ -173,10 +176,11 @@ interface Parts {
   reasoning: string[];
   calls: ToolCall[];
   results: ToolResult[];
+  payload: Payload;
 }
 
 function readOpenAi(message: ProviderMessage, role: CanonicalRole, index: number, ledger: ToolCallLedger, parts: Parts): void {
-  parts.text.push(contentText(message.content, index, 'content'));
+  parts.text.push(contentText(message.content, index, 'content', 'openai', parts.payload));
   if (typeof message.reasoning_content === 'string') parts.reasoning.push(message.reasoning_content);
   if (message.tool_calls !== undefined && message.tool_calls !== null) {
     if (role !== 'assistant') throw new FoldInputError(index, `tool_calls on a ${role} message`);
@@ -232,11 +236,15 @@ function readAnthropic(message: ProviderMessage, index: number, ledger: ToolCall
         const callId = typeof block.tool_use_id === 'string' ? block.tool_use_id : undefined;
         const answered = ledger.close(callId, undefined);
         if (answered === undefined) throw new FoldInputError(index, `content[${n}] tool_result ${JSON.stringify(callId ?? '')} answers no pending tool_use`);
-        parts.results.push({ callId: callId as string, name: answered.name, callRef: answered.ref, text: contentText(block.content, index, `content[${n}].content`), isError: block.is_error === true });
+        parts.results.push({ callId: callId as string, name: answered.name, callRef: answered.ref, text: contentText(block.content, index, `content[${n}].content`, 'anthropic', parts.payload), isError: block.is_error === true });
         return;
       }
       default:
-        parts.text.push(typeof block.text === 'string' ? block.text : `[${String(block.type ?? 'block')}]`);
+        if (typeof block.text === 'string') parts.text.push(block.text);
+        else {
+          parts.text.push(`[${String(block.type ?? 'block')}]`);
+          readBlockPayload(block, 'anthropic', parts.payload);
+        }
     }
   });
 }
@@ -266,6 +274,7 @@ function readGemini(message: ProviderMessage, index: number, ledger: ToolCallLed
     } else {
       const kind = Object.keys(part)[0] ?? 'part';
       parts.text.push(`[${kind}]`);
+      readBlockPayload(part, 'gemini', parts.payload);
     }
   });
 }
@@ -276,11 +285,18 @@ export function readMessage(message: unknown, index: number, dialect: Dialect, l
   // every later walk (arguments, fingerprints, the host's JSON.stringify) may then recurse safely
   checkValueShape(message, index);
   const role = roleOf(message.role, dialect, index);
-  const parts: Parts = { text: [], reasoning: [], calls: [], results: [] };
+  const parts: Parts = { text: [], reasoning: [], calls: [], results: [], payload: newPayload() };
   if (dialect === 'openai') readOpenAi(message, role, index, ledger, parts);
   else if (dialect === 'anthropic') readAnthropic(message, index, ledger, parts);
   else readGemini(message, index, ledger, parts);
   const text = parts.text.filter((piece) => piece !== '').join('\n');
   const isTurnBoundary = role === 'user' && text.trim() !== '' && !text.startsWith(SYNTHETIC_MARKER);
-  return { index, role, sourceRole: message.role as string, text, reasoning: parts.reasoning.join('\n'), toolCalls: parts.calls, toolResults: parts.results, isTurnBoundary };
+  const { attachments, opaque, mediaTokens } = parts.payload;
+  return {
+    index, role, sourceRole: message.role as string, text, reasoning: parts.reasoning.join('\n'), toolCalls: parts.calls, toolResults: parts.results, isTurnBoundary,
+    // most messages are prose only: the payload fields appear only when there is something to count
+    ...(attachments.length ? { attachments: attachments.join('\n') } : {}),
+    ...(opaque.length ? { opaque: opaque.join('\n') } : {}),
+    ...(mediaTokens ? { mediaTokens } : {}),
+  };
 }

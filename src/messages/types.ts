@@ -41,8 +41,12 @@ export interface CanonicalMessage {
   readonly toolResults: readonly ToolResult[];
   /** Real user text: where a new turn starts. */
   readonly isTurnBoundary: boolean;
+  /** Text of attached documents, search results and code parts: counted, and cut by a clip like prose. */
+  readonly attachments?: string;
+  /** Blocks of kinds warpfold does not read, serialized: counted whole by their size, never cut. */
+  readonly opaque?: string;
   /**
-   * Tokens of payloads that are not text (images, audio), estimated per provider
+   * Tokens of payloads that are not text (images, audio, video), estimated per provider
    * (`src/messages/media-tokens.ts`) and added to the counted plain rendering.
    */
   readonly mediaTokens?: number;

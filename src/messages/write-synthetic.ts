@@ -38,7 +38,9 @@ export function clipProviderMessage(message: ProviderMessage, maxChars: number):
     if (Array.isArray(value)) return value.map((item) => walk(item, key));
     if (value !== null && typeof value === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [childKey, child] of Object.entries(value)) setOwn(out, childKey, walk(child, childKey));
+      // a text document's source holds its text under `data`
+      const textSource = (value as Record<string, unknown>).type === 'text';
+      for (const [childKey, child] of Object.entries(value)) setOwn(out, childKey, textSource && childKey === 'data' && typeof child === 'string' ? clip(child) : walk(child, childKey));
       return out;
     }
     return value;
