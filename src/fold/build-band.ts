@@ -65,7 +65,7 @@ export class LineTokenCache {
  * break. o200k splits text at line breaks before merging, so this never undercounts (a break
  * after punctuation may merge with it, making the true count a little lower).
  */
-function messageTokensUpperBound(role: string, text: string, lines: LineTokenCache): number {
+export function messageTokensUpperBound(role: string, text: string, lines: LineTokenCache): number {
   let tokens = lines.count(`<${role}>`) + 2;
   for (const line of text.split('\n')) tokens += lines.count(line) + 1;
   return tokens;

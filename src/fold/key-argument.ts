@@ -1,3 +1,4 @@
+import { argumentValues } from '../messages/plain-text.ts';
 import type { ToolFamily } from './tool-family.ts';
 import { headOf } from '../text/safe-cut.ts';
 
@@ -23,7 +24,7 @@ function scalar(value: unknown): string | undefined {
 
 /**
  * The argument that says what a call did: the path of a read, the command of a shell, the
- * query of a search. Falls back to the first short scalar, then to compact JSON.
+ * query of a search. Falls back to the first short scalar, then to the argument values.
  */
 export function keyArgument(family: ToolFamily, input: unknown): string {
   if (!isRecord(input)) return scalar(input) ?? '';
@@ -35,8 +36,30 @@ export function keyArgument(family: ToolFamily, input: unknown): string {
     const text = scalar(value);
     if (text !== undefined && text !== '' && text.length <= 200) return text;
   }
-  const json = JSON.stringify(input);
-  return json === '{}' ? '' : json;
+  // structured arguments (a todo list, nested options) read as the words the agent wrote: JSON syntax is never reused
+  return argumentValues(input);
+}
+
+/** Short one-line values read whole after the key argument; longer ones are lines of their own. */
+const SHORT_VALUE_CHARS = 120;
+
+/**
+ * The short values that follow the key argument in the order the agent wrote them (a shell
+ * command's description and timeout), joined as the engine reads arguments: when the key is the
+ * first value and every other value is a short one-line scalar, the call reads as the agent
+ * wrote it. Empty otherwise.
+ */
+export function trailingValues(family: ToolFamily, input: unknown): string {
+  if (!isRecord(input)) return '';
+  const entries = Object.values(input);
+  if (entries.length < 2 || scalar(entries[0]) !== keyArgument(family, input)) return '';
+  const rest: string[] = [];
+  for (const value of entries.slice(1)) {
+    const text = scalar(value);
+    if (text === undefined || text.length > SHORT_VALUE_CHARS || text.includes('\n')) return '';
+    if (text !== '') rest.push(text);
+  }
+  return rest.join(' ');
 }
 
 /** Extra detail a named renderer adds after the key argument (read range, edit first lines). */

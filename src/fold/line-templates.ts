@@ -6,7 +6,7 @@ import { phraseKeys } from '../text/phrase-index.ts';
 import type { FoldLineKind } from './fold-line.ts';
 import { LINE_PREFIX } from './fold-line.ts';
 import { ADDED_LINE } from './line-value.ts';
-import { keyArgument } from './key-argument.ts';
+import { keyArgument, trailingValues } from './key-argument.ts';
 import { toolFamily } from './tool-family.ts';
 import { isErrorLine } from './tool-outcome.ts';
 import { cutAfter, cutBefore, headOf } from '../text/safe-cut.ts';
@@ -147,12 +147,13 @@ export function argumentTemplates(call: ToolCall, skeletonChars: number): LineTe
   if (!cached) {
     const family = toolFamily(call.name);
     const key = keyArgument(family, call.input);
-    const keyLines = key.split('\n');
+    const trailing = key.includes('\n') ? '' : trailingValues(family, call.input);
+    const keyLines = (trailing ? `${key} ${trailing}` : key).split('\n');
     const lines: string[] = [];
     // the skeleton shows the first line cut short; the rest of a long command or script is optional
     if (keyLines[0].trim().length > skeletonChars) lines.push(keyLines[0].trim());
     for (const line of keyLines.slice(1)) if (line.trim()) lines.push(line.trimEnd());
-    if (call.input !== null && typeof call.input === 'object') {
+    if (!trailing && call.input !== null && typeof call.input === 'object') {
       for (const [name, value] of Object.entries(call.input as Record<string, unknown>)) {
         if (typeof value !== 'string' || value === key) continue;
         if (value.includes('\n') || value.length > 60) lines.push(...textLines(value));

@@ -1,5 +1,5 @@
 import type { ToolCall, ToolResult } from '../messages/types.ts';
-import { argumentDetail, firstLine, keyArgument } from './key-argument.ts';
+import { argumentDetail, firstLine, keyArgument, trailingValues } from './key-argument.ts';
 import { toolFamily } from './tool-family.ts';
 import { toolOutcome } from './tool-outcome.ts';
 
@@ -11,9 +11,11 @@ const CALL_MARK = '▸';
  */
 export function skeletonLine(call: ToolCall, results: readonly ToolResult[], maxArgumentChars: number): string {
   const family = toolFamily(call.name);
-  const key = firstLine(keyArgument(family, call.input), maxArgumentChars);
-  const multiline = keyArgument(family, call.input).includes('\n') ? ' ⋯' : '';
-  const detail = argumentDetail(family, call.input);
+  const fullKey = keyArgument(family, call.input);
+  const trailing = fullKey.includes('\n') ? '' : trailingValues(family, call.input);
+  const key = firstLine(trailing ? `${fullKey} ${trailing}` : fullKey, maxArgumentChars);
+  const multiline = fullKey.includes('\n') ? ' ⋯' : '';
+  const detail = trailing ? '' : argumentDetail(family, call.input);
   const outcome = toolOutcome(results);
   let tail: string;
   if (outcome.status === 'pending') tail = 'pending';

@@ -5,9 +5,9 @@ import type { RecallState } from '../recall/recall-state.ts';
 import type { ResidentCard } from '../session/recall-lane.ts';
 
 /** Why the sealed prefix was rebuilt. */
-export type EpochReason = 'first-call' | 'over-budget' | 'cold-cache' | 'tail-cap' | 'boundary-changed' | 'config-changed' | 'hard-epoch';
+export type EpochReason = 'first-call' | 'over-budget' | 'cold-cache' | 'tail-cap' | 'boundary-changed' | 'config-changed' | 'restored-mismatch' | 'hard-epoch';
 
-export const EPOCH_REASONS: readonly EpochReason[] = ['first-call', 'over-budget', 'cold-cache', 'tail-cap', 'boundary-changed', 'config-changed', 'hard-epoch'];
+export const EPOCH_REASONS: readonly EpochReason[] = ['first-call', 'over-budget', 'cold-cache', 'tail-cap', 'boundary-changed', 'config-changed', 'restored-mismatch', 'hard-epoch'];
 
 export interface ClippedMessage {
   readonly maxChars: number;
@@ -23,11 +23,10 @@ export interface RebirthSeedState {
 }
 
 /**
- * Everything the session needs to reproduce its sealed prefix byte for byte: a host can store
- * it as JSON (a Durable Object, a page reload) and resume exactly.
+ * Everything the session needs to reproduce its sealed prefix byte for byte. Internal: what a
+ * host stores is the saved format (`SavedFoldSession`), written from and read into this.
  */
 export interface FoldFreezeState {
-  readonly version: 1;
   readonly configFingerprint: number;
   /** Dialect the sealed synthetic messages were written in; kept until the next epoch rewrites them. */
   readonly dialect: Dialect;
@@ -57,7 +56,6 @@ export interface FoldFreezeState {
 
 export function createFoldFreezeState(configFingerprint = 0): FoldFreezeState {
   return {
-    version: 1,
     configFingerprint,
     dialect: 'openai',
     headEnd: 0,

@@ -1,6 +1,9 @@
 /** The three provider dialects warpfold reads and writes. */
 export type Dialect = 'openai' | 'anthropic' | 'gemini';
 
+/** Every dialect, for checking a value read back from storage. */
+export const DIALECTS: readonly Dialect[] = ['openai', 'anthropic', 'gemini'];
+
 /** A provider-shaped message as the host keeps it. warpfold reads it and never changes it. */
 export type ProviderMessage = Record<string, unknown>;
 

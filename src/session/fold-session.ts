@@ -1,8 +1,11 @@
-import { LineTokenCache, type Band } from '../fold/build-band.ts';
+import { LineTokenCache, messageTokensUpperBound, type Band } from '../fold/build-band.ts';
 import { MIN_TAIL_CAP_TOKENS, resolveFoldConfig, type FoldConfig, type FoldConfigOverrides } from '../fold/fold-config.ts';
 import { DEFAULT_FREEZE_CONFIG, evaluateFoldFreeze, type FreezeConfig } from '../freeze/evaluate-freeze.ts';
 import { commitFoldFreeze, createFoldFreezeState, hasSealedPrefix, touchFoldFreeze, type EpochReason, type FoldFreezeState } from '../freeze/freeze-state.ts';
-import { restoreFoldFreezeState, serializeFoldFreezeState, type SerializedFoldFreezeState } from '../freeze/serialize.ts';
+import { decodeSavedState } from '../freeze/decode-saved-state.ts';
+import { encodeSavedState } from '../freeze/encode-saved-state.ts';
+import { FoldStateError } from '../freeze/fold-state-error.ts';
+import { COUNTER_PROBE, type SavedFoldSession } from '../freeze/saved-format.ts';
 import { FoldOptionsError } from '../messages/fold-input-error.ts';
 import { checkedCounter, checkPrepareOptions, checkSessionOptions } from './check-options.ts';
 import { Transcript, type TokenCounter } from '../messages/transcript.ts';
@@ -24,6 +27,9 @@ import { chooseHeadEnd, planFold } from './plan-fold.ts';
 export const DEFAULT_FOLD_PRESSURE_CEILING_TOKENS = 240_000;
 
 export const FOLD_ACKNOWLEDGEMENT = 'Understood.';
+
+/** Fingerprints are unsigned, so a restored state marked with this one never matches a config: it re-seals. */
+const UNKNOWN_CONFIG_FINGERPRINT = -1;
 
 /** Recall is on by default for ceilings up to this many tokens. */
 export const RECALL_BY_DEFAULT_UP_TO = 12_000;
@@ -47,8 +53,14 @@ export interface FoldSessionOptions {
    * keep enough that cards mostly add cost (measured on the dev corpus, see README).
    */
   readonly recall?: boolean | Partial<RecallConfig>;
-  /** A state saved by `snapshot()` of an earlier session over the same history. */
-  readonly restoredState?: string | SerializedFoldFreezeState;
+  /**
+   * A state saved by `snapshot()` (any saved-format version, as JSON text or parsed). A damaged,
+   * edited or unknown-version state throws `FoldStateError` naming the field. A state restored
+   * over a history that does not hold what it sealed is re-sealed at the first call, with
+   * `epochReason: 'restored-mismatch'`; one written under another token counter or fold config
+   * is re-sealed with `'config-changed'`.
+   */
+  readonly restoredState?: string | SavedFoldSession;
 }
 
 /**
@@ -71,6 +83,8 @@ export class FoldSession {
   private ackTokens = 0;
   private prefixChars = 0;
   private needsVerification: boolean;
+  /** The counter's count of a fixed probe: a restored state written under another counter is re-sealed. */
+  private readonly counterProbe: number;
   /**
    * The covered fingerprint only serves a restore, so it is worked out at `snapshot()`: the
    * covered messages cannot change before then without an epoch that re-seals them.
@@ -93,19 +107,35 @@ export class FoldSession {
     this.transcript = new Transcript(options.countTokens ?? estimateTokens);
     this.lineTokens = new LineTokenCache(this.countTokens);
     this.configFingerprint = fnv1a(JSON.stringify([this.config, this.ceiling]));
-    this.state = options.restoredState ? restoreFoldFreezeState(options.restoredState) : createFoldFreezeState(this.configFingerprint);
+    this.counterProbe = this.countTokens(COUNTER_PROBE);
+    this.state = options.restoredState === undefined ? createFoldFreezeState(this.configFingerprint) : this.restore(options.restoredState);
     this.needsVerification = options.restoredState !== undefined;
     const recall = options.recall ?? (this.ceiling !== null && this.ceiling <= RECALL_BY_DEFAULT_UP_TO);
     this.recallLane = recall ? new RecallLane(recall === true ? {} : recall, this.countTokens) : null;
   }
 
-  /** JSON of the sealed state; pass it as `restoredState` to resume exactly. */
+  /** The saved-format JSON (`SavedFoldSession`) of the session; pass it as `restoredState` to resume exactly. */
   snapshot(): string {
     if (this.fingerprintPending) {
       this.state = { ...this.state, coveredFingerprint: this.coveredFingerprint(this.state.coveredEnd) };
       this.fingerprintPending = false;
     }
-    return serializeFoldFreezeState(this.state);
+    return JSON.stringify(encodeSavedState(this.state, this.counterProbe));
+  }
+
+  /**
+   * Decodes a saved state and recounts what it sealed with this session's counter. Under the
+   * same counter a count that differs is damage (`FoldStateError`); under another counter, or
+   * one not recorded (version 1), the counts cannot be trusted, so the prefix is re-sealed.
+   */
+  private restore(saved: unknown): FoldFreezeState {
+    const { state, counterProbe } = decodeSavedState(saved);
+    const sameCounter = counterProbe === this.counterProbe;
+    if (counterProbe !== null && !sameCounter) return { ...state, configFingerprint: UNKNOWN_CONFIG_FINGERPRINT };
+    const mismatch = recountMismatch(state, this.countTokens, this.lineTokens);
+    if (mismatch === null) return state;
+    if (sameCounter) throw new FoldStateError('invalid-field', mismatch.field, `holds ${mismatch.stored} tokens, but its text counts ${mismatch.counted}`);
+    return { ...state, configFingerprint: UNKNOWN_CONFIG_FINGERPRINT };
   }
 
   /** Whether this session pages folded content back in (see the `recall` option). */
@@ -139,9 +169,17 @@ export class FoldSession {
   private prepareChecked(history: readonly ProviderMessage[], options: FoldPrepareOptions): FoldOutcome {
     const measured = options.measuredInputTokens;
     let changedAt = this.transcript.sync(history);
+    let restoredMismatch = false;
     if (this.needsVerification) {
-      changedAt = this.verifyRestored();
+      // a fresh transcript reads as all new: what matters is whether it holds what the state sealed
+      restoredMismatch = !this.restoredHistoryMatches();
+      changedAt = -1;
       this.needsVerification = false;
+      // nothing of a state sealed over another history applies here, calibration included
+      if (restoredMismatch) {
+        this.state = createFoldFreezeState(this.configFingerprint);
+        this.prefixBuilt = false;
+      }
     }
     const transcript = this.transcript;
     const now = this.now();
@@ -155,6 +193,7 @@ export class FoldSession {
       this.state,
       {
         changedAt,
+        restoredMismatch,
         configFingerprint: this.configFingerprint,
         viewTokens: changedAt >= 0 && changedAt < this.state.coveredEnd ? Number.POSITIVE_INFINITY : reusedTokens,
         foldAtTokens: limit,
@@ -247,10 +286,10 @@ export class FoldSession {
     return this.state.calibration;
   }
 
-  private verifyRestored(): number {
+  /** A restored state holds for this history when the history still has every message it sealed, unchanged. */
+  private restoredHistoryMatches(): boolean {
     const end = this.state.coveredEnd;
-    if (end > this.transcript.length) return 0;
-    return this.coveredFingerprint(end) === this.state.coveredFingerprint ? -1 : 0;
+    return end <= this.transcript.length && this.coveredFingerprint(end) === this.state.coveredFingerprint;
   }
 
   private coveredFingerprint(end: number): number {
@@ -342,4 +381,22 @@ export class FoldSession {
       },
     };
   }
+}
+
+/** The first sealed piece whose stored token count differs from what `countTokens` gives for its text, or null. */
+function recountMismatch(state: FoldFreezeState, countTokens: TokenCounter, lineTokens: LineTokenCache): { field: string; stored: number; counted: number } | null {
+  const check = (field: string, stored: number, counted: number) => (stored === counted ? null : { field, stored, counted });
+  if (state.seed) {
+    const found = check('state.seed.tokens', state.seed.tokens, countTokens(`<user>\n${state.seed.text}\n`));
+    if (found) return found;
+  }
+  for (const [i, band] of state.bands.entries()) {
+    const found = check(`state.bands[${i}].tokens`, band.tokens, messageTokensUpperBound('user', band.text, lineTokens));
+    if (found) return found;
+  }
+  for (const [i, card] of state.cards.entries()) {
+    const found = check(`state.cards[${i}].tokens`, card.tokens, countTokens(`<user>\n${card.text}\n`));
+    if (found) return found;
+  }
+  return null;
 }

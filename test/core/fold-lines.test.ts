@@ -36,6 +36,37 @@ describe('folded lines', () => {
     expect(text).not.toContain('(RED)?  ');
     expect(text).toContain(code);
   });
+  it('reads a call whose other arguments are short values as the agent wrote it: key first, then the rest in order', () => {
+    const command = 'ssh root@router "/etc/init.d/dnsmasq restart"';
+    const withShell: ProviderMessage[] = [
+      ...history.slice(0, 3),
+      { role: 'assistant', content: null, tool_calls: [{ id: 'b1', type: 'function', function: { name: 'Bash', arguments: JSON.stringify({ command, description: 'Restart dnsmasq service', timeout: 15000 }) } }] },
+      { role: 'tool', tool_call_id: 'b1', content: 'ok' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'r1', type: 'function', function: { name: 'Read', arguments: JSON.stringify({ file_path: '/etc/config/dhcp', offset: 10, limit: 40, notes: 'a\nb' }) } }] },
+      { role: 'tool', tool_call_id: 'r1', content: 'config dhcp lan' },
+      ...history.slice(3),
+    ];
+    const text = foldText(foldContext(withShell, { turnsToFold: 1, budgetTokens: 600 }).messages);
+    expect(text).toContain(`▸ Bash: ${command} Restart dnsmasq service 15000 → 1 line`);
+    // a multi-line value keeps the named rendering: key, then its detail
+    expect(text).toContain('▸ Read: /etc/config/dhcp @10+40 → 1 line');
+  });
+
+  it('reads structured arguments as the words the agent wrote, without JSON syntax', () => {
+    const todos = [
+      { content: 'Check local network connectivity (IP, gateway, DNS)', status: 'completed', activeForm: 'Checking local network connectivity' },
+      { content: 'Test DNS resolution through the router', status: 'in_progress', activeForm: 'Testing DNS resolution' },
+    ];
+    const withTodos: ProviderMessage[] = [
+      ...history.slice(0, 3),
+      { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'TodoWrite', arguments: JSON.stringify({ todos }) } }] },
+      { role: 'tool', tool_call_id: 't1', content: 'Todos have been modified successfully.' },
+      ...history.slice(3),
+    ];
+    const text = foldText(foldContext(withTodos, { turnsToFold: 1, budgetTokens: 600 }).messages);
+    expect(text).toContain('▸ TodoWrite: Check local network connectivity (IP, gateway, DNS) completed Checking local network connectivity Test DNS resolution');
+    expect(text).not.toContain('"status"');
+  });
 });
 
 describe('tool output the agent has echoed', () => {
@@ -80,4 +111,5 @@ describe('a fold after the raw head', () => {
     expect(view[1]).toBe(history[1]);
     expect(foldText(view)).not.toContain(task);
   });
+
 });
