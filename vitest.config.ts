@@ -15,7 +15,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/browser/**', 'test/workerd/**'],
+          exclude: ['test/browser/**', 'test/workerd/**', 'test/deno/**'],
           environment: 'node',
           testTimeout: 60_000,
         },

@@ -12,7 +12,7 @@ import { isMainModule } from './cli/is-main.ts';
 import { formatInteger, markdownTable, type Cell } from './cli/markdown-table.ts';
 import { writeResults } from './cli/write-results.ts';
 import { buildRequest, parseUsage, type LiveProvider, type ProviderUsage } from './live/provider-request.ts';
-import { DEFAULT_RESULTS } from './replay.ts';
+import { repoRelative, RUN_OUTPUT } from './cli/paths.ts';
 import { callPositions, transcriptFor } from './scenario/dialect-transcript.ts';
 import { OUTAGE_SCRIPT } from './scenario/outage-script.ts';
 import { fixedPromptParts } from './scenario/replay-scenario.ts';
@@ -168,8 +168,8 @@ async function main(): Promise<void> {
   console.log(`${report.provider} ${report.model} at ${report.baseUrl}, ceiling ${report.ceiling}`);
   console.log(liveTable(report));
   const name = `live-${report.provider}`;
-  const written = writeResults(parsed.out ?? DEFAULT_RESULTS, name, report, `# Live run (${report.provider}, ${report.model})\n\n${liveTable(report)}`);
-  console.log(`\nwrote ${written.json} and ${written.markdown}`);
+  const written = writeResults(parsed.out ?? RUN_OUTPUT, name, report, `# Live run (${report.provider}, ${report.model})\n\n${liveTable(report)}`);
+  console.log(`\nwrote ${repoRelative(written.json)} and ${repoRelative(written.markdown)}`);
 }
 
 if (isMainModule(import.meta.url)) await main();

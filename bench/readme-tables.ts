@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArguments } from './cli/arguments.ts';
 import { isMainModule } from './cli/is-main.ts';
 import { formatDollars, formatInteger, formatPercent, markdownTable, type Cell } from './cli/markdown-table.ts';
-import { DEFAULT_RESULTS, type ReplayReport } from './replay.ts';
+import { COMMITTED_RESULTS } from './cli/paths.ts';
+import type { ReplayReport } from './replay.ts';
 import { growthLines, scaleTable, type ScaleReport } from './scale.ts';
 import { scenarioTable, type ScenarioReport } from './scenario.ts';
 
@@ -81,11 +82,19 @@ export function replaceSection(readme: string, section: string): string {
   return `${readme.slice(0, start + START_MARKER.length)}\n${section}\n${readme.slice(end)}`;
 }
 
+/** Rewrites the README's benchmark section from `resultsDirectory`; true when it changed. */
+export function updateReadme(resultsDirectory: string = COMMITTED_RESULTS, readmePath: string = DEFAULT_README): boolean {
+  const current = readFileSync(readmePath, 'utf8');
+  const next = replaceSection(current, benchSection(resultsDirectory));
+  if (next !== current) writeFileSync(readmePath, next);
+  return next !== current;
+}
+
 function main(): void {
   const parsed = parseArguments(process.argv.slice(2));
   const readmePath = parsed.readme ?? DEFAULT_README;
   const current = readFileSync(readmePath, 'utf8');
-  const next = replaceSection(current, benchSection(parsed.results ?? DEFAULT_RESULTS));
+  const next = replaceSection(current, benchSection(parsed.results ?? COMMITTED_RESULTS));
   if (parsed.check === 'true') {
     if (next !== current) {
       console.error(`${readmePath}: benchmark section is out of date; run npx tsx bench/readme-tables.ts`);

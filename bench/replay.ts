@@ -1,25 +1,25 @@
 // Real-session replay: every session of a corpus, call by call, through every strategy, with the
 // reference scorer's metrics at each ceiling. Writes bench/results/replay.{json,md}.
 //
-//   npx tsx bench/replay.ts [--corpus ../shared/corpus/dev] [--ceilings 16000,8000]
+//   npx tsx bench/replay.ts [--full | --corpus DIR] [--ceilings 16000,8000]
 //     [--strategies raw,truncate,...,warpfold] [--limit N] [--only NAME,...]
-//     [--engine path/to/index.(ts|js)] [--options '{"recall":true}'] [--out bench/results]
-import { fileURLToPath } from 'node:url';
+//     [--engine path/to/index.(ts|js)] [--options '{"recall":true}'] [--out bench/out]
+// Without --corpus or --full it replays the sessions bundled in test/fixtures/sessions.
 import { nameList, numberList, parseArguments } from './cli/arguments.ts';
-import { isMainModule } from './cli/is-main.ts';
+import { isMainModule, runCommand } from './cli/is-main.ts';
 import { formatDollars, formatInteger, formatPercent, markdownTable, type Cell } from './cli/markdown-table.ts';
 import { writeResults } from './cli/write-results.ts';
 import { measuredOn, type MeasuredOn } from './cli/environment.ts';
+import { repoRelative, resolveCorpus, RUN_OUTPUT } from './cli/paths.ts';
 import { loadSessions } from './corpus/load-sessions.ts';
 import { addCounters, emptyCounters, replaySession, REPLAY_PRICE_MODEL, type ReplayCounters } from './metrics/session-replay.ts';
 import { summaryRow, type SummaryRow } from './metrics/summary-row.ts';
 import { ALL_STRATEGY_NAMES, selectStrategies } from './strategies/registry.ts';
 
-export const DEFAULT_CORPUS = fileURLToPath(new URL('../../shared/corpus/dev', import.meta.url));
 export const DEFAULT_CEILINGS = [16_000, 8_000];
-export const DEFAULT_RESULTS = fileURLToPath(new URL('./results', import.meta.url));
 
 export interface ReplayOptions {
+  /** A folder of sessions; the bundled sessions when absent. */
   readonly corpus?: string;
   readonly ceilings?: readonly number[];
   readonly strategies?: readonly string[];
@@ -41,6 +41,7 @@ export interface CeilingReport {
 
 export interface ReplayReport {
   readonly kind: 'replay';
+  /** The corpus folder, relative to the repository. */
   readonly corpus: string;
   readonly files: string[];
   readonly priceModel: string;
@@ -54,7 +55,7 @@ export interface ReplayReport {
 export async function runReplay(options: ReplayOptions = {}): Promise<ReplayReport> {
   const started = performance.now();
   const log = options.log ?? (() => {});
-  const corpus = options.corpus ?? DEFAULT_CORPUS;
+  const corpus = resolveCorpus({ corpus: options.corpus });
   const sessions = loadSessions(corpus, { limit: options.limit, only: options.only });
   const { definitions, skipped } = await selectStrategies(options.strategies ?? ALL_STRATEGY_NAMES, options);
   for (const { name, reason } of skipped) log(`  ${name}: skipped (${reason})`);
@@ -88,7 +89,7 @@ export async function runReplay(options: ReplayOptions = {}): Promise<ReplayRepo
   }
   return {
     kind: 'replay',
-    corpus,
+    corpus: repoRelative(corpus),
     files: sessions.map((session) => session.file),
     priceModel: REPLAY_PRICE_MODEL,
     strategies: definitions.map((definition) => definition.name),
@@ -141,7 +142,7 @@ export function replayMarkdown(report: ReplayReport): string {
 async function main(): Promise<void> {
   const parsed = parseArguments(process.argv.slice(2));
   const report = await runReplay({
-    corpus: parsed.corpus,
+    corpus: resolveCorpus({ corpus: parsed.corpus, full: parsed.full === 'true' }),
     ceilings: numberList(parsed.ceilings, DEFAULT_CEILINGS),
     strategies: nameList(parsed.strategies, ALL_STRATEGY_NAMES),
     limit: parsed.limit ? Number(parsed.limit) : undefined,
@@ -151,8 +152,8 @@ async function main(): Promise<void> {
     log: (line) => console.error(line),
   });
   console.log(replaySummaryTable(report));
-  const written = writeResults(parsed.out ?? DEFAULT_RESULTS, 'replay', report, replayMarkdown(report));
-  console.log(`\n${report.files.length} sessions in ${report.seconds} s; wrote ${written.json} and ${written.markdown}`);
+  const written = writeResults(parsed.out ?? RUN_OUTPUT, 'replay', report, replayMarkdown(report));
+  console.log(`\n${report.files.length} sessions in ${report.seconds} s; wrote ${repoRelative(written.json)} and ${repoRelative(written.markdown)}`);
 }
 
-if (isMainModule(import.meta.url)) await main();
+if (isMainModule(import.meta.url)) await runCommand(main);

@@ -1,25 +1,46 @@
-// `npm run bench`: the session replay, the outage scenario and the scale run, all offline and
-// deterministic apart from timings; prints the three tables and writes bench/results/.
-// `--smoke` runs one real session at one ceiling, the scenario in one dialect and a short scale
-// run, writing to a temporary folder unless --out is given: a CI check that everything works.
+// `npm run bench`: every bench part (session replay, outage scenario, scale, and any part added to
+// BENCH_PARTS), offline and deterministic apart from timings. Prints each part's table and writes
+// `<part>.json` and `<part>.md` to bench/out/ (gitignored), so a run never dirties the checkout.
 //
-//   npx tsx bench/run.ts [--smoke] [--out DIR] [--corpus DIR] [--engine path] [--options JSON]
+//   npx tsx bench/run.ts [--full | --corpus DIR] [--smoke] [--update] [--parts replay,scenario,...]
+//                        [--out DIR] [--engine path] [--options JSON]
+//
+// The replay reads the sessions bundled in test/fixtures/sessions unless --corpus DIR is given, or
+// --full for ../shared/corpus/dev. --update writes the committed bench/results/ instead and then
+// regenerates README's tables from them (the committed tables come from `--full --update`).
+// --smoke runs one bundled session at one ceiling, the scenario in one dialect and a short scale
+// run, into a temporary folder unless --out is given: a CI check that everything works.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArguments } from './cli/arguments.ts';
-import { isMainModule } from './cli/is-main.ts';
+import { isMainModule, runCommand } from './cli/is-main.ts';
+import { COMMITTED_RESULTS, repoRelative, resolveCorpus, RUN_OUTPUT } from './cli/paths.ts';
 import { writeResults } from './cli/write-results.ts';
-import { DEFAULT_RESULTS, replayMarkdown, replaySummaryTable, runReplay, type ReplayReport } from './replay.ts';
-import { growthLines, runScale, scaleMarkdown, scaleTable, type ScaleReport } from './scale.ts';
-import { dialectTable, runScenario, scenarioMarkdown, scenarioTable, type ScenarioReport } from './scenario.ts';
+import { BENCH_PARTS, type BenchContext, type BenchPart } from './parts.ts';
+import { updateReadme } from './readme-tables.ts';
+import type { ReplayReport } from './replay.ts';
+import type { ScaleReport } from './scale.ts';
+import type { ScenarioReport } from './scenario.ts';
 
-export const SMOKE_SESSION = 'msa-ds-chat-test-django__django-10914';
+export { SMOKE_SESSION } from './parts.ts';
+
+/** A mistake in how the bench was called: reported as one line. */
+export class BenchUsageError extends Error {
+  override readonly name = 'BenchUsageError';
+}
 
 export interface BenchRunOptions {
   readonly smoke?: boolean;
   readonly out?: string;
+  /** A corpus folder for the replay; the bundled sessions when absent (see `full`). */
   readonly corpus?: string;
+  /** Replay ../shared/corpus/dev. */
+  readonly full?: boolean;
+  /** Write bench/results/ and README's tables. */
+  readonly update?: boolean;
+  /** Names of the parts to run, in BENCH_PARTS order; all when absent. */
+  readonly parts?: readonly string[];
   readonly enginePath?: string;
   readonly engineOptions?: Record<string, unknown>;
   readonly print?: (text: string) => void;
@@ -29,49 +50,65 @@ export interface BenchRunOptions {
 export interface BenchRun {
   readonly out: string;
   readonly seconds: number;
-  readonly replay: ReplayReport;
-  readonly scenario: ScenarioReport;
-  readonly scale: ScaleReport;
+  /** Every part's report, by part name. */
+  readonly reports: Readonly<Record<string, unknown>>;
+  readonly replay?: ReplayReport;
+  readonly scenario?: ScenarioReport;
+  readonly scale?: ScaleReport;
+  /** True when --update changed README's tables. */
+  readonly readmeChanged?: boolean;
+}
+
+function selectParts(names: readonly string[] | undefined): BenchPart[] {
+  if (!names) return [...BENCH_PARTS];
+  const unknown = names.filter((name) => !BENCH_PARTS.some((part) => part.name === name));
+  if (unknown.length > 0) throw new BenchUsageError(`bench: unknown part ${unknown.join(', ')} (parts: ${BENCH_PARTS.map((part) => part.name).join(', ')})`);
+  return BENCH_PARTS.filter((part) => names.includes(part.name));
 }
 
 export async function runBench(options: BenchRunOptions = {}): Promise<BenchRun> {
   const started = performance.now();
   const smoke = options.smoke === true;
+  if (smoke && options.update) throw new BenchUsageError('bench: --update writes the committed results and cannot be combined with --smoke');
+  if (options.update && options.out) throw new BenchUsageError('bench: --update always writes bench/results/; drop --out');
+  const parts = selectParts(options.parts);
+  const corpus = resolveCorpus({ corpus: options.corpus, full: options.full });
   const print = options.print ?? ((text: string) => console.log(text));
   const log = options.log ?? ((line: string) => console.error(line));
-  const out = options.out ?? (smoke ? mkdtempSync(join(tmpdir(), 'warpfold-bench-smoke-')) : DEFAULT_RESULTS);
-  const engine = { enginePath: options.enginePath, engineOptions: options.engineOptions };
+  const out = options.update ? COMMITTED_RESULTS : (options.out ?? (smoke ? mkdtempSync(join(tmpdir(), 'warpfold-bench-smoke-')) : RUN_OUTPUT));
+  const context: BenchContext = { smoke, corpus, engine: { enginePath: options.enginePath, engineOptions: options.engineOptions }, log };
 
-  log(smoke ? `replay: ${SMOKE_SESSION}, ceiling 8000` : 'replay: every session of the corpus, ceilings 16000 and 8000');
-  const replay = await runReplay({ ...engine, corpus: options.corpus, log, ...(smoke ? { only: [SMOKE_SESSION], ceilings: [8_000] } : {}) });
-  writeResults(out, 'replay', replay, replayMarkdown(replay));
-  print(`\n## Session replay (${replay.files.length} sessions)\n\n${replaySummaryTable(replay)}`);
-
-  log('scenario: outage investigation, 16 calls');
-  const scenario = await runScenario({ ...engine, log, ...(smoke ? { ceilings: [8_000], dialects: ['openai'] as const } : {}) });
-  writeResults(out, 'scenario', scenario, scenarioMarkdown(scenario));
-  print(`\n## Outage scenario\n\n${scenarioTable(scenario)}`);
-  if (!smoke) print(`\n${dialectTable(scenario)}`);
-
-  log('scale: prepare() on long synthetic sessions');
-  const scale = await runScale({ ...engine, log, ...(smoke ? { turns: [20, 100], budgetSeconds: 30, hugeStepCalls: [2_000] } : {}) });
-  writeResults(out, 'scale', scale, scaleMarkdown(scale));
-  print(`\n## Scale\n\n${scaleTable(scale)}\n${growthLines(scale).join('\n')}`);
+  const reports: Record<string, unknown> = {};
+  for (const part of parts) {
+    const report = await part.run(context);
+    reports[part.name] = report;
+    writeResults(out, part.name, report, part.markdown(report));
+    print(`\n## ${part.title(report)}\n\n${part.tables(report, context)}`);
+  }
+  const readmeChanged = options.update ? updateReadme(COMMITTED_RESULTS) : undefined;
 
   const seconds = +((performance.now() - started) / 1000).toFixed(1);
-  print(`\nresults in ${out} (${seconds} s)`);
-  return { out, seconds, replay, scenario, scale };
+  print(`\nresults in ${repoRelative(out)} (${seconds} s)${options.update ? `; README tables ${readmeChanged ? 'updated' : 'unchanged'}` : ''}`);
+  return {
+    out, seconds, reports, readmeChanged,
+    replay: reports.replay as ReplayReport | undefined,
+    scenario: reports.scenario as ScenarioReport | undefined,
+    scale: reports.scale as ScaleReport | undefined,
+  };
 }
 
 async function main(): Promise<void> {
   const parsed = parseArguments(process.argv.slice(2));
   await runBench({
     smoke: parsed.smoke === 'true',
+    update: parsed.update === 'true',
+    full: parsed.full === 'true',
     out: parsed.out,
     corpus: parsed.corpus,
+    parts: parsed.parts ? parsed.parts.split(',').map((name) => name.trim()).filter(Boolean) : undefined,
     enginePath: parsed.engine,
     engineOptions: parsed.options ? JSON.parse(parsed.options) : undefined,
   });
 }
 
-if (isMainModule(import.meta.url)) await main();
+if (isMainModule(import.meta.url)) await runCommand(main);

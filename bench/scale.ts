@@ -11,7 +11,7 @@ import { isMainModule } from './cli/is-main.ts';
 import { formatInteger, markdownTable, type Cell } from './cli/markdown-table.ts';
 import { writeResults } from './cli/write-results.ts';
 import { measuredOn, type MeasuredOn } from './cli/environment.ts';
-import { DEFAULT_RESULTS } from './replay.ts';
+import { repoRelative, RUN_OUTPUT } from './cli/paths.ts';
 import { settledHeapBytes } from './scale/heap.ts';
 import { sessionOpening, syntheticTurn } from './scale/synthetic-session.ts';
 import { HUGE_STEP_SHAPES, hugeStep, type HugeStepShape } from './scale/huge-step.ts';
@@ -239,8 +239,8 @@ async function main(): Promise<void> {
   console.log(scaleTable(report));
   console.log(growthLines(report).join('\n'));
   if (report.hugeSteps?.length) console.log(`\n${hugeStepTable(report)}`);
-  const written = writeResults(parsed.out ?? DEFAULT_RESULTS, 'scale', report, scaleMarkdown(report));
-  console.log(`\nwrote ${written.json} and ${written.markdown}`);
+  const written = writeResults(parsed.out ?? RUN_OUTPUT, 'scale', report, scaleMarkdown(report));
+  console.log(`\nwrote ${repoRelative(written.json)} and ${repoRelative(written.markdown)}`);
 }
 
 if (isMainModule(import.meta.url)) await main();

@@ -8,7 +8,7 @@ import { nameList, numberList, parseArguments } from './cli/arguments.ts';
 import { isMainModule } from './cli/is-main.ts';
 import { formatInteger, markdownTable, type Cell } from './cli/markdown-table.ts';
 import { writeResults } from './cli/write-results.ts';
-import { DEFAULT_RESULTS } from './replay.ts';
+import { repoRelative, RUN_OUTPUT } from './cli/paths.ts';
 import { OUTAGE_SCRIPT } from './scenario/outage-script.ts';
 import { replayScenario, type ScenarioRun } from './scenario/replay-scenario.ts';
 import type { Dialect } from './strategies/dialect.ts';
@@ -123,8 +123,8 @@ async function main(): Promise<void> {
   console.log(scenarioTable(report));
   console.log('');
   console.log(dialectTable(report));
-  const written = writeResults(parsed.out ?? DEFAULT_RESULTS, 'scenario', report, scenarioMarkdown(report));
-  console.log(`\nwrote ${written.json} and ${written.markdown}`);
+  const written = writeResults(parsed.out ?? RUN_OUTPUT, 'scenario', report, scenarioMarkdown(report));
+  console.log(`\nwrote ${repoRelative(written.json)} and ${repoRelative(written.markdown)}`);
 }
 
 if (isMainModule(import.meta.url)) await main();

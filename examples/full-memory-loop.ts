@@ -1,89 +1,69 @@
-// Run: npx tsx examples/full-memory-loop.ts [path/to/session.json]
-// Replays a real agent session call by call through FoldSession, pages folded tool results back in
-// as recall cards when the agent touches their files again, then seals the session into episodes
-// and recalls them for the files of the last turn, as a later session would.
+// Run: npx tsx examples/full-memory-loop.ts [path/to/session.json]   (after `npm run build`)
+// Replays a real agent session call by call through FoldSession with recall on: when the agent
+// touches a folded file or identifier again, a recall card with the buried tool output is added to
+// the view. Then it seals the session into episodes and recalls them for the files of the last
+// turn, as a later session would. Without an argument it reads a session bundled with the repo.
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FoldSession, type FoldOutcome, type ProviderMessage } from '../src/index.ts';
-import { createMemoryEpisodeStore, deriveEpisodesFromMessages, recallEpisodeCards, recordEpisodes } from '../src/episodes/index.ts';
-import { Transcript } from '../src/messages/index.ts';
-import { buildFoldIndex, buildFoldRecallContext, createRecallState, extractRecallSignals, type FoldIndex } from '../src/recall/index.ts';
-import { estimateTokens } from '../src/text/estimate-tokens.ts';
+import {
+  createMemoryEpisodeStore, deriveEpisodesFromMessages, FoldSession, RECALL_CARD_OPENING, recallEpisodeCards, recordEpisodes, type ProviderMessage,
+} from 'warpfold';
 
-const corpusFile = process.argv[2] ?? fileURLToPath(new URL('../../shared/corpus/dev/msa-ds-chat-test-django__django-12589.json', import.meta.url));
-const history: ProviderMessage[] = JSON.parse(readFileSync(corpusFile, 'utf8')).messages;
+const sessionFile = process.argv[2] ?? fileURLToPath(new URL('../test/fixtures/sessions/msa-ds-chat-test-django__django-12589.json', import.meta.url));
+const history: ProviderMessage[] = JSON.parse(readFileSync(sessionFile, 'utf8')).messages;
 
-/** The raw messages the view shows folded, as the session reports them. */
-function foldedRangesOf(outcome: FoldOutcome): Array<[number, number]> {
-  return outcome.foldedRange ? [[outcome.foldedRange[0], outcome.foldedRange[1]]] : [];
+/** The text of a view message, whatever its dialect. */
+function textOf(message: ProviderMessage): string {
+  const value = message.content ?? message.parts;
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map((part) => (typeof part === 'object' && part && 'text' in part ? String(part.text) : '')).join('\n');
+  return '';
 }
 
 let clock = 1_700_000_000_000;
-const session = new FoldSession({ pressureCeiling: 16_000, now: () => clock });
-const transcript = new Transcript(estimateTokens);
-let recallState = createRecallState();
-let index: FoldIndex | null = null;
-let indexedRanges = '';
-let previousLength = 0;
+// 8,000 tokens: a tight ceiling, where folds drop the most and recall is on by default (said explicitly here)
+const session = new FoldSession({ pressureCeiling: 8_000, now: () => clock, recall: true });
 let calls = 0;
 let epochs = 0;
 let cardCount = 0;
-let cardTokens = 0;
-let withheldCount = 0;
-let withheldShown = 0;
 let sampleCard = '';
 
-console.log(`warpfold full memory loop · ${corpusFile.split('/').pop()} · ${history.length} messages\n`);
-console.log('recall, call by call (calls with an epoch or a card):');
+console.log(`warpfold full memory loop · ${basename(sessionFile)} · ${history.length} messages\n`);
+console.log('call by call (calls with an epoch or a recall card):');
 
 // The agent calls the model before every assistant message: replay exactly those prefixes.
 for (let end = 1; end <= history.length; end++) {
   if (end < history.length && history[end].role !== 'assistant') continue;
-  const view = history.slice(0, end);
   clock += 30_000;
   calls++;
-  const outcome = session.prepare(view);
-  transcript.sync(view);
-  const ranges = foldedRangesOf(outcome);
-  const rangesKey = JSON.stringify(ranges);
-  if (rangesKey !== indexedRanges) {
-    // the page table only changes at an epoch
-    index = buildFoldIndex(transcript.messages, ranges);
-    indexedRanges = rangesKey;
-  }
-  if (outcome.stats.epochReason) {
+  const outcome = session.prepare(history.slice(0, end));
+  const { stats } = outcome;
+  if (stats.epochReason) {
     epochs++;
-    const folded = ranges.map(([start, stop]) => `${start}–${stop - 1}`).join(', ') || 'none';
-    console.log(`  call ${String(calls).padStart(3)} · epoch (${outcome.stats.epochReason}) · folded messages ${folded} · view ${outcome.stats.viewTokens} tokens · ${index?.entries.length ?? 0} tool calls paged out`);
+    const folded = outcome.foldedRange ? `${outcome.foldedRange[0]}–${outcome.foldedRange[1] - 1}` : 'none';
+    console.log(`  call ${String(calls).padStart(3)} · epoch (${stats.epochReason}) · folded messages ${folded} · ${stats.bands} bands · view ${stats.viewTokens} of ${stats.rawTokens} raw tokens`);
   }
-  const signals = extractRecallSignals(transcript.messages, previousLength);
-  previousLength = view.length;
-  if (index === null) continue;
-  const recall = buildFoldRecallContext(index, signals, recallState, {}, clock);
-  recallState = recall.state;
-  withheldCount += recall.withheld.length;
-  for (const card of recall.cards) {
-    cardCount++;
-    cardTokens += card.tokens;
-    if (!sampleCard) sampleCard = card.text;
-    const why = card.trigger === 'identifier' ? 'same identifier' : card.trigger === 'path-target' ? 'earlier call on this path' : 'earlier output named this path';
-    console.log(`  call ${String(calls).padStart(3)} · card · ${card.key} ← message ${card.messageIndex} (${why}; signal: ${card.signal.source} at message ${card.signal.messageIndex}) · ${card.tokens} tokens`);
+  if (stats.recallCardsAdded > 0) {
+    cardCount += stats.recallCardsAdded;
+    const cards = outcome.messages.map(textOf).filter((text) => text.includes(RECALL_CARD_OPENING));
+    const newest = cards[cards.length - 1] ?? '';
+    if (!sampleCard) sampleCard = newest.slice(newest.indexOf(RECALL_CARD_OPENING));
+    console.log(`  call ${String(calls).padStart(3)} · ${stats.recallCardsAdded} recall card(s) · ${stats.recallCardsResident} resident since the last epoch · ${newest.slice(newest.indexOf(RECALL_CARD_OPENING)).split('\n')[0]}`);
   }
-  // show residency at work a few times, then only count it
-  if (recall.withheld.length && withheldShown++ < 3) console.log(`  call ${String(calls).padStart(3)} · quiet · ${recall.withheld.join(', ')} (recalled recently; residency keeps it from thrashing)`);
 }
 
-console.log(`\n${calls} calls · ${epochs} epochs · ${cardCount} recall cards (${cardTokens} tokens) · ${withheldCount} matches kept quiet by residency`);
+console.log(`\n${calls} calls · ${epochs} epochs · ${cardCount} recall cards`);
 if (sampleCard) {
   const lines = sampleCard.split('\n');
-  console.log('\nfirst card, as the host would append it to the tool result:');
+  console.log('\nfirst card, as it appears in the view:');
   for (const line of lines.slice(0, 18)) console.log(`  │ ${line.length > 110 ? `${line.slice(0, 109)}…` : line}`);
   if (lines.length > 18) console.log(`  │ … ${lines.length - 18} more lines`);
 }
 
 // Seal the session into episodes, one clock tick per message, and keep them.
 const sessionStart = 1_700_000_000_000;
-const episodes = deriveEpisodesFromMessages(history, { sessionId: 'django-12589', timestamps: history.map((_, i) => sessionStart + i * 15_000) });
+const episodes = deriveEpisodesFromMessages(history, { sessionId: basename(sessionFile, '.json'), timestamps: history.map((_, i) => sessionStart + i * 15_000) });
 const store = createMemoryEpisodeStore();
 const recorded = await recordEpisodes(store, episodes);
 console.log(`\nepisodes: ${recorded.recorded} recorded, ${recorded.superseded} conclusions superseded`);

@@ -1,4 +1,4 @@
-// Run: npx tsx examples/task-rail.ts
+// Run: npx tsx examples/task-rail.ts   (after `npm run build`)
 // start → sprint → shoot → ack → serialize → restore → render, with a fixed clock.
 import {
   ackStep,
@@ -11,7 +11,7 @@ import {
   taskRailProgress,
   unwrapTaskRail,
   type TaskRailResult,
-} from '../src/task-rail/index.ts';
+} from 'warpfold/task-rail';
 
 // Time enters as a number; a real host passes Date.now(). Fixed here so output is stable.
 let clock = 1_700_000_000_000;

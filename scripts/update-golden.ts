@@ -1,4 +1,4 @@
-// Rewrites the golden replays in test/golden/ from the dev corpus. Run it when a change to the
+// Rewrites the golden replays in test/golden/ from the bundled sessions in test/fixtures/sessions. Run it when a change to the
 // engine's output is intended, then review the diff of test/golden/*.json:
 //
 //   npx tsx scripts/update-golden.ts
@@ -7,12 +7,8 @@
 // full final view (ceiling 8,000 tokens, exact o200k counter, clock +20 s per call).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { CORPUS_DIR, corpusPresent, GOLDEN_DIR, GOLDEN_SESSIONS, goldenPath, readGolden, REPO_ROOT, replayGolden, serializeGolden } from '../test/helpers/golden.ts';
+import { GOLDEN_DIR, GOLDEN_SESSIONS, goldenPath, readGolden, REPO_ROOT, replayGolden, serializeGolden } from '../test/helpers/golden.ts';
 
-if (!corpusPresent()) {
-  console.error(`update-golden: the dev corpus is not at ${CORPUS_DIR}; nothing written.`);
-  process.exit(1);
-}
 mkdirSync(GOLDEN_DIR, { recursive: true });
 for (const id of GOLDEN_SESSIONS) {
   const started = performance.now();

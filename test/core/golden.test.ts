@@ -1,17 +1,13 @@
 /**
- * Golden replays of three dev-corpus sessions (SWE-bench agent, Claude Code console, tau-bench
+ * Golden replays of three real sessions (bundled in test/fixtures/sessions) (SWE-bench agent, Claude Code console, tau-bench
  * airline): every prepare() call's view hash and epoch reason, and the full final view, must
  * match test/golden/<id>.json byte for byte. An intended change to the engine's output is
  * recorded by re-running `npx tsx scripts/update-golden.ts` and reviewing the diff.
- * Skipped (with the reason in its title) when ../shared/corpus/dev is not next to the repo.
  */
 import { describe, expect, it } from 'vitest';
-import { CORPUS_DIR, corpusPresent, GOLDEN_SESSIONS, goldenPath, readGolden, replayGolden, UPDATE_COMMAND } from '../helpers/golden.ts';
+import { GOLDEN_SESSIONS, goldenPath, readGolden, replayGolden, UPDATE_COMMAND } from '../helpers/golden.ts';
 
-const present = corpusPresent();
-const title = present ? 'golden replays of the dev corpus' : `golden replays — SKIPPED: dev corpus not found at ${CORPUS_DIR}`;
-
-describe.skipIf(!present)(title, () => {
+describe('golden replays of real sessions', () => {
   it.each(GOLDEN_SESSIONS)('%s', (id) => {
     const golden = readGolden(id);
     if (!golden) throw new Error(`no golden file at ${goldenPath(id)}: run \`${UPDATE_COMMAND}\` to create it`);

@@ -1,7 +1,6 @@
-import { readFileSync, existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
+import { readFixture } from '../helpers/fixtures.ts';
 import { buildRawRebirthSeedFromMessages, FoldSession, REBIRTH_SEED_DIRECTIVE, startTaskRail, unwrapTaskRail, type ProviderMessage } from '../../src/index.ts';
 
 const call = (id: string, command: string, text: string | null = null): ProviderMessage => ({
@@ -45,9 +44,8 @@ describe('raw rebirth seed', () => {
     expect(buildRawRebirthSeedFromMessages(history, { budgetTokens: 1_500 }).text).toBe(buildRawRebirthSeedFromMessages(history, { budgetTokens: 1_500 }).text);
   });
 
-  const corpus = resolve(import.meta.dirname, '../../../shared/corpus/dev/msa-ds-chat-test-django__django-12589.json');
-  it.skipIf(!existsSync(corpus))('a hard epoch on a real 45,000-token session fits well under an 8,000-token ceiling, once, then appends hot', () => {
-    const messages = (JSON.parse(readFileSync(corpus, 'utf8')) as { messages: ProviderMessage[] }).messages;
+  it('a hard epoch on a real 45,000-token session fits well under an 8,000-token ceiling, once, then appends hot', () => {
+    const { messages } = readFixture<ProviderMessage>('msa-ds-chat-test-django__django-12589');
     let clock = 0;
     const session = new FoldSession({ pressureCeiling: 8_000, countTokens, now: () => clock });
     const cut = messages.length - 1;

@@ -2,21 +2,20 @@
  * A session restored from `snapshot()` at any call must go on exactly as the original: through
  * later epochs too, where new bands are chosen against what the restored bands hold.
  */
-import { readFileSync } from 'node:fs';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { contentsOf } from '../../src/fold/band-contents.ts';
 import type { Band } from '../../src/fold/build-band.ts';
 import { FoldSession } from '../../src/index.ts';
 import type { ProviderMessage } from '../../src/messages/types.ts';
-import { CORPUS_DIR, corpusPath, corpusPresent } from '../helpers/golden.ts';
+import { readFixture } from '../helpers/fixtures.ts';
 
-const SESSION = 'claudecode-console-bookminder-day009-s1';
-const present = corpusPresent();
+// A long SWE-bench run: at 8,000 tokens it seals dozens of bands and goes through dozens of epochs.
+const SESSION = 'msa-ds-chat-test-django__django-12589';
 
-describe.skipIf(!present)(`restore mid-session${present ? '' : ` — SKIPPED: dev corpus not found at ${CORPUS_DIR}`}`, () => {
+describe('restore mid-session', () => {
   it('a session restored after its bands were sealed folds every later epoch byte for byte like the original', () => {
-    const messages = (JSON.parse(readFileSync(corpusPath(SESSION), 'utf8')) as { messages: ProviderMessage[] }).messages;
+    const { messages } = readFixture<ProviderMessage>(SESSION);
     const calls = messages.flatMap((message, j) => (message.role === 'assistant' && j > 0 ? [j] : []));
     let clock = 0;
     const options = { pressureCeiling: 8_000, now: () => clock, countTokens };
@@ -37,9 +36,9 @@ describe.skipIf(!present)(`restore mid-session${present ? '' : ` — SKIPPED: de
   });
 });
 
-describe.skipIf(!present)('band contents', () => {
+describe('band contents', () => {
   it('what a band records as it is built equals what is read back from its text after a restore', () => {
-    const messages = (JSON.parse(readFileSync(corpusPath(SESSION), 'utf8')) as { messages: ProviderMessage[] }).messages;
+    const { messages } = readFixture<ProviderMessage>(SESSION);
     let clock = 0;
     const session = new FoldSession({ pressureCeiling: 8_000, now: () => clock, countTokens });
     const sealed = new Set<Band>();

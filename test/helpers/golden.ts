@@ -1,19 +1,17 @@
 /**
- * Golden replays: dev-corpus sessions driven call by call through FoldSession with a fixed
+ * Golden replays: real sessions (bundled in test/fixtures/sessions) driven call by call through FoldSession with a fixed
  * ceiling, the exact o200k counter and a clock that advances 20 s per call. Shared by
  * `scripts/update-golden.ts` (writes `test/golden/<id>.json`) and `test/core/golden.test.ts`
- * (recomputes and compares). Node-only: it hashes with node:crypto and reads the corpus from disk.
+ * (recomputes and compares). Node-only: it hashes with node:crypto and reads the fixtures from disk.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { FoldSession, type ProviderMessage } from '../../src/index.ts';
+import { fixturePath, readFixture, REPO_ROOT } from './fixtures.ts';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-/** The shared dev corpus sits next to the repository: `<repo>/../shared/corpus/dev`. */
-export const CORPUS_DIR = resolve(REPO_ROOT, '../shared/corpus/dev');
+export { REPO_ROOT };
 export const GOLDEN_DIR = join(REPO_ROOT, 'test/golden');
 export const UPDATE_COMMAND = 'npx tsx scripts/update-golden.ts';
 
@@ -44,21 +42,13 @@ export interface GoldenReplay {
 
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-export function corpusPath(id: string): string {
-  return join(CORPUS_DIR, `${id}.json`);
-}
-
 export function goldenPath(id: string): string {
   return join(GOLDEN_DIR, `${id}.json`);
 }
 
-export function corpusPresent(): boolean {
-  return existsSync(CORPUS_DIR);
-}
-
-/** Replays one corpus session as the reference scorer does: prepare before each assistant message (from the second message on). */
+/** Replays one fixture session as the reference scorer does: prepare before each assistant message (from the second message on). */
 export function replayGolden(id: string): GoldenReplay {
-  const { messages } = JSON.parse(readFileSync(corpusPath(id), 'utf8')) as { messages: ProviderMessage[] };
+  const { messages } = readFixture<ProviderMessage>(id);
   let clock = 0;
   const session = new FoldSession({ pressureCeiling: GOLDEN_CEILING, countTokens, now: () => clock });
   const calls: GoldenCall[] = [];
@@ -70,7 +60,7 @@ export function replayGolden(id: string): GoldenReplay {
     calls.push({ call: calls.length, historyLength: index, sha256: sha256(JSON.stringify(outcome.messages)), epochReason: outcome.stats.epochReason ?? null });
     finalView = outcome.messages;
   }
-  return { id, corpusFile: `../shared/corpus/dev/${id}.json`, pressureCeiling: GOLDEN_CEILING, clockStepMs: GOLDEN_CLOCK_STEP_MS, counter: 'gpt-tokenizer o200k_base', calls, finalView: JSON.parse(JSON.stringify(finalView)) };
+  return { id, corpusFile: relative(REPO_ROOT, fixturePath(id)), pressureCeiling: GOLDEN_CEILING, clockStepMs: GOLDEN_CLOCK_STEP_MS, counter: 'gpt-tokenizer o200k_base', calls, finalView: JSON.parse(JSON.stringify(finalView)) };
 }
 
 export function readGolden(id: string): GoldenReplay | undefined {

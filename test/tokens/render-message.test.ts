@@ -1,34 +1,28 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentText, renderMessage, renderMessages, toolArgumentText } from '../../src/tokens/index.ts';
-import { CORPUS_PATH, corpusAvailable, loadScorerFunctions, scorerAvailable } from '../bench/scorer-reference.ts';
+import { digest, readScorerReference, RENDER_SAMPLES } from '../bench/scorer-reference.ts';
+import { readFixture } from '../helpers/fixtures.ts';
 
-describe.skipIf(!scorerAvailable || !corpusAvailable)('renderMessage against the reference scorer', () => {
-  it('renders every message of the dev corpus byte-identically', () => {
-    const scorer = loadScorerFunctions();
-    const files = readdirSync(CORPUS_PATH).filter((file) => file.endsWith('.json') && file !== 'index.json');
+// The scorer's renderings are recorded in test/fixtures/scorer-reference (see scorer-reference.ts).
+describe('renderMessage against the reference scorer', () => {
+  const reference = readScorerReference();
+
+  it('renders every message of the bundled sessions byte-identically', () => {
     let compared = 0;
-    for (const file of files) {
-      const { messages } = JSON.parse(readFileSync(join(CORPUS_PATH, file), 'utf8')) as { messages: Array<Record<string, unknown>> };
-      for (const message of messages) {
-        expect(renderMessage(message)).toBe(scorer.renderMessage(message));
+    for (const [file, recorded] of Object.entries(reference.readings.sessions)) {
+      const { messages } = readFixture(file);
+      expect(recorded.render, file).toHaveLength(messages.length);
+      messages.forEach((message, index) => {
+        expect(digest(renderMessage(message)), `${file} message ${index}`).toBe(recorded.render[index]);
         compared++;
-      }
+      });
     }
-    expect(compared).toBeGreaterThan(4000);
+    expect(compared).toBeGreaterThan(1000);
   });
 
   it('renders Anthropic blocks and Gemini parts as the scorer does', () => {
-    const scorer = loadScorerFunctions();
-    const samples = [
-      { role: 'assistant', content: [{ type: 'text', text: 'Reading it.' }, { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: '/a/b.ts' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'line 1\nline 2' }] }, { type: 'text', text: 'and hurry' }] },
-      { role: 'model', parts: [{ text: 'Listing.' }, { functionCall: { name: 'ls', args: { dir: '.' } } }] },
-      { role: 'user', parts: [{ functionResponse: { name: 'ls', response: { output: 'a\nb' } } }] },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'x', type: 'function', function: { name: 'bash', arguments: 'not json' } }] },
-    ];
-    for (const sample of samples) expect(renderMessage(sample)).toBe(scorer.renderMessage(sample));
+    expect(reference.readings.samples).toHaveLength(RENDER_SAMPLES.length);
+    RENDER_SAMPLES.forEach((sample, index) => expect(renderMessage(sample)).toBe(reference.readings.samples[index]));
   });
 });
 

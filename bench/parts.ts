@@ -1,0 +1,66 @@
+// The parts `npm run bench` runs, in order. A new part (a storage or worker bench, say) is one
+// entry here: a name (its results are `<name>.json` and `<name>.md`), how to run it, its markdown
+// report and the tables printed to the terminal.
+import { replayMarkdown, replaySummaryTable, runReplay, type ReplayReport } from './replay.ts';
+import { growthLines, hugeStepTable, runScale, scaleMarkdown, scaleTable, type ScaleReport } from './scale.ts';
+import { dialectTable, runScenario, scenarioMarkdown, scenarioTable, type ScenarioReport } from './scenario.ts';
+
+/** The bundled session the smoke run replays. */
+export const SMOKE_SESSION = 'msa-ds-chat-test-django__django-10914';
+
+export interface BenchContext {
+  /** A short run that only proves everything works. */
+  readonly smoke: boolean;
+  /** The replay's corpus folder (absolute). */
+  readonly corpus: string;
+  /** Where `FoldSession` comes from, and extra options for it. */
+  readonly engine: { readonly enginePath?: string; readonly engineOptions?: Record<string, unknown> };
+  readonly log: (line: string) => void;
+}
+
+export interface BenchPart<Report = unknown> {
+  readonly name: string;
+  readonly run: (context: BenchContext) => Promise<Report>;
+  readonly markdown: (report: Report) => string;
+  /** The heading printed above the part's tables. */
+  readonly title: (report: Report) => string;
+  readonly tables: (report: Report, context: BenchContext) => string;
+}
+
+/** Keeps each part's report type while listing them together. */
+export const definePart = <Report>(part: BenchPart<Report>): BenchPart => part as unknown as BenchPart;
+
+export const replayPart = definePart<ReplayReport>({
+  name: 'replay',
+  async run({ smoke, corpus, engine, log }) {
+    log(smoke ? `replay: ${SMOKE_SESSION}, ceiling 8000` : `replay: every session of the corpus, ceilings 16000 and 8000`);
+    return runReplay({ ...engine, corpus, log, ...(smoke ? { only: [SMOKE_SESSION], ceilings: [8_000] } : {}) });
+  },
+  markdown: replayMarkdown,
+  title: (report) => `Session replay (${report.files.length} sessions from ${report.corpus})`,
+  tables: (report) => replaySummaryTable(report),
+});
+
+export const scenarioPart = definePart<ScenarioReport>({
+  name: 'scenario',
+  async run({ smoke, engine, log }) {
+    log('scenario: outage investigation, 16 calls');
+    return runScenario({ ...engine, log, ...(smoke ? { ceilings: [8_000], dialects: ['openai'] as const } : {}) });
+  },
+  markdown: scenarioMarkdown,
+  title: () => 'Outage scenario',
+  tables: (report, { smoke }) => (smoke ? scenarioTable(report) : `${scenarioTable(report)}\n\n${dialectTable(report)}`),
+});
+
+export const scalePart = definePart<ScaleReport>({
+  name: 'scale',
+  async run({ smoke, engine, log }) {
+    log('scale: prepare() on long synthetic sessions');
+    return runScale({ ...engine, log, ...(smoke ? { turns: [20, 100], budgetSeconds: 30, hugeStepCalls: [2_000] } : {}) });
+  },
+  markdown: scaleMarkdown,
+  title: () => 'Scale',
+  tables: (report) => `${scaleTable(report)}\n${growthLines(report).join('\n')}${report.hugeSteps?.length ? `\n\n${hugeStepTable(report)}` : ''}`,
+});
+
+export const BENCH_PARTS: readonly BenchPart[] = [replayPart, scenarioPart, scalePart];

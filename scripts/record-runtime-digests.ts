@@ -1,0 +1,47 @@
+// Writes the synthetic sessions of the cross-runtime replay (test/fixtures/synthetic/) and the
+// digests every runtime must reproduce (test/runtimes/expected-digests.json). Run it when a change
+// to the engine's output is intended, then review the diff:
+//
+//   npx tsx scripts/record-runtime-digests.ts
+//
+// The synthetic sessions come from the outage scenario and a long seeded marathon, each written in
+// the OpenAI, Anthropic and Gemini dialects.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { transcriptFor } from '../bench/scenario/dialect-transcript.ts';
+import { OUTAGE_SCRIPT } from '../bench/scenario/outage-script.ts';
+import { DIALECTS, toDialect } from '../test/helpers/dialects.ts';
+import { REPO_ROOT } from '../test/helpers/fixtures.ts';
+import { marathonScript } from '../test/helpers/scripts.ts';
+
+const SYNTHETIC_DIR = join(REPO_ROOT, 'test/fixtures/synthetic');
+const DIGEST_FILE = join(REPO_ROOT, 'test/runtimes/expected-digests.json');
+
+mkdirSync(SYNTHETIC_DIR, { recursive: true });
+const marathon = marathonScript(70, 15, 6);
+for (const dialect of DIALECTS) {
+  const files = {
+    [`outage-${dialect}`]: { id: `outage-${dialect}`, source: 'warpfold bench/scenario (outage investigation script)', license: 'MIT', dialect, messages: transcriptFor(OUTAGE_SCRIPT, dialect).messages },
+    [`marathon-${dialect}`]: { id: `marathon-${dialect}`, source: 'warpfold test/helpers/scripts.ts marathonScript(70, 15, 6)', license: 'MIT', dialect, messages: toDialect(marathon, dialect) },
+  };
+  for (const [name, content] of Object.entries(files)) {
+    const path = join(SYNTHETIC_DIR, `${name}.json`);
+    writeFileSync(path, JSON.stringify(content, null, 1) + '\n');
+    console.log(`${relative(REPO_ROOT, path)}: ${content.messages.length} messages`);
+  }
+}
+
+// Imported after the synthetic files exist: sessions.ts imports them.
+const { REPLAY_SESSIONS } = await import('../test/runtimes/sessions.ts');
+const { digestFile, replayAll } = await import('../test/runtimes/runtime-replay.ts');
+const file = digestFile(replayAll(REPLAY_SESSIONS));
+const lines = ['{', ...Object.entries(file).filter(([key]) => key !== 'sessions').map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)},`), '  "sessions": {'];
+const ids = Object.keys(file.sessions);
+ids.forEach((id, n) => {
+  const ceilings = Object.entries(file.sessions[id]).map(([ceiling, value]) => `    ${JSON.stringify(ceiling)}: ${JSON.stringify(value)}`);
+  lines.push(`   ${JSON.stringify(id)}: {`, ceilings.join(',\n'), `   }${n < ids.length - 1 ? ',' : ''}`);
+});
+lines.push('  }', '}', '');
+writeFileSync(DIGEST_FILE, lines.join('\n').replace(/\{\n    /g, '{\n    '));
+for (const id of ids) console.log(`${id}: ${Object.entries(file.sessions[id]).map(([ceiling, value]) => `${ceiling}: ${value.views.length} calls, ${value.epochs} epochs`).join('; ')}`);
+console.log(`${relative(REPO_ROOT, DIGEST_FILE)}: total ${file.total}`);

@@ -1,0 +1,135 @@
+/**
+ * The package as a stranger gets it: a copy of the repository's files (no dist/, as a fresh clone)
+ * is packed with `npm pack`, which builds dist/ through `prepare`. The tarball must pass publint
+ * and Are The Types Wrong (ESM-only profile: the package ships no CommonJS), and a fresh project
+ * that installs it (--prefer-offline: dependencies from the local npm cache) must import every subpath in
+ * Node ESM, bundle it with Vite for the browser, and import it from Deno, with the same result.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../helpers/fixtures.ts';
+
+const BIN = join(REPO_ROOT, 'node_modules/.bin');
+const run = (command: string, args: string[], cwd: string): string =>
+  execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+
+/** What the consumer checks in every runtime: every subpath loads, and one fold gives a fixed view. */
+const CHECK = `
+import { FoldSession } from 'warpfold';
+import { countTokens } from 'warpfold/tokens';
+import { startTaskRail } from 'warpfold/task-rail';
+import manifest from 'warpfold/package.json' with { type: 'json' };
+
+const subpaths = Object.keys(manifest.exports).filter((key) => key !== './package.json');
+const loaded = {};
+for (const subpath of subpaths) {
+  const module = await import(subpath === '.' ? 'warpfold' : 'warpfold/' + subpath.slice(2));
+  loaded[subpath] = Object.keys(module).length;
+}
+const history = [{ role: 'system', content: 'You are a coding agent.' }, { role: 'user', content: 'Fix the failing test in src/app.ts.' }];
+for (let step = 0; step < 40; step++) {
+  history.push({ role: 'assistant', content: 'Step ' + step, tool_calls: [{ id: 'call_' + step, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: 'cat src/file_' + step + '.ts' }) } }] });
+  history.push({ role: 'tool', tool_call_id: 'call_' + step, content: ('export const value_' + step + ' = ' + step + ';\\n').repeat(40) });
+}
+let clock = 0;
+const session = new FoldSession({ pressureCeiling: 2000, now: () => clock });
+let epochs = 0;
+let view = [];
+for (let end = 3; end <= history.length; end += 2) {
+  clock += 20000;
+  const outcome = session.prepare(history.slice(0, end));
+  if (outcome.stats.epochReason) epochs++;
+  view = outcome.messages;
+}
+const rail = startTaskRail({ id: 'ship', title: 'Ship', objective: 'Check the package', now: 1 });
+export const result = { subpaths: loaded, epochs, viewLength: view.length, viewChars: JSON.stringify(view).length, tokens: countTokens('hello world'), rail: rail.ok };
+`;
+
+describe('the packed tarball', () => {
+  let root: string;
+  let tarball: string;
+  let packed: { files: Array<{ path: string }> };
+  const consumer = () => join(root, 'consumer');
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'warpfold-pack-'));
+    // A fresh clone's files: what git tracks (and new files not ignored), without dist/ or node_modules.
+    const clone = join(root, 'clone');
+    const files = run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], REPO_ROOT).split('\0').filter(Boolean);
+    for (const file of files) {
+      try {
+        mkdirSync(dirname(join(clone, file)), { recursive: true });
+        cpSync(join(REPO_ROOT, file), join(clone, file));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // deleted but not yet committed
+      }
+    }
+    symlinkSync(join(REPO_ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
+    // prepare's build output comes first on stdout; the JSON report is the last thing npm prints
+    const output = run('npm', ['pack', '--json', '--pack-destination', root], clone);
+    const report = JSON.parse(output.slice(output.lastIndexOf('\n[\n') + 1)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    packed = report[0];
+    tarball = join(root, report[0].filename);
+
+    mkdirSync(consumer());
+    writeFileSync(join(consumer(), 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { warpfold: `file:../${report[0].filename}` } }, null, 2));
+    writeFileSync(join(consumer(), 'deno.json'), JSON.stringify({ nodeModulesDir: 'manual' }));
+    writeFileSync(join(consumer(), 'check.mjs'), CHECK);
+    writeFileSync(join(consumer(), 'node-main.mjs'), `import { result } from './check.mjs';\nconsole.log(JSON.stringify(result));\n`);
+    writeFileSync(join(consumer(), 'index.html'), '<!doctype html><script type="module" src="./browser-main.mjs"></script>\n');
+    writeFileSync(join(consumer(), 'browser-main.mjs'), `import { result } from './check.mjs';\nglobalThis.warpfoldResult = result;\nconsole.log(JSON.stringify(result));\n`);
+    // tarballs come from the local npm cache; metadata npm ci never fetched may come from the registry
+    run('npm', ['install', '--prefer-offline', '--no-package-lock'], consumer());
+  }, 180_000);
+
+  afterAll(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('is built by prepare and ships dist, types, LICENSE and README, but no sources or tests', () => {
+    const paths = packed.files.map((file) => file.path);
+    for (const path of ['dist/index.js', 'dist/types/index.d.ts', 'dist/tokens.js', 'LICENSE', 'README.md', 'package.json']) expect(paths).toContain(path);
+    expect(paths.filter((path) => /^(src|test|bench|examples|scripts)\//.test(path))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(consumer(), 'node_modules/warpfold/package.json'), 'utf8')) as { exports: Record<string, string | { types: string; import: string }> };
+    for (const [subpath, target] of Object.entries(manifest.exports)) {
+      if (typeof target === 'string') continue;
+      expect(Object.keys(target)[0], `${subpath}: types first`).toBe('types');
+      for (const file of [target.types, target.import]) expect(paths, `${subpath} → ${file}`).toContain(file.replace(/^\.\//, ''));
+    }
+  });
+
+  it('passes publint and Are The Types Wrong', () => {
+    expect(run(join(BIN, 'publint'), ['run', tarball, '--strict'], root)).toMatch(/All good!/);
+    // attw exits non-zero (and run throws) on any problem in the resolutions an ESM-only package must satisfy: node16 from ESM and bundler
+    const report = run(join(BIN, 'attw'), [tarball, '--profile', 'esm-only'], root);
+    expect(report).toContain('"warpfold/tokens"');
+    expect(report).toMatch(/ignoring resolutions: 'node10', 'node16-cjs'/);
+  });
+
+  it('installs and imports every subpath in Node ESM, bundles with Vite for the browser, and imports from Deno, with the same result', async () => {
+    const node = JSON.parse(run(process.execPath, ['node-main.mjs'], consumer()));
+    expect(Object.keys(node.subpaths)).toContain('.');
+    expect(Object.keys(node.subpaths)).toContain('./tokens');
+    for (const [subpath, count] of Object.entries(node.subpaths)) expect(count, subpath).toBeGreaterThan(0);
+    expect(node.epochs).toBeGreaterThan(3);
+    expect(node.tokens).toBe(2);
+    expect(node.rail).toBe(true);
+
+    await build({ root: consumer(), configFile: false, logLevel: 'silent', build: { outDir: 'dist-browser', target: 'es2022', modulePreload: { polyfill: false }, chunkSizeWarningLimit: 4096 } });
+    // the browser bundle uses no DOM, so it runs as is; what matters is what Vite resolved and emitted
+    const assets = join(consumer(), 'dist-browser/assets');
+    const bundles = readdirSync(assets).filter((file) => file.endsWith('.js'));
+    expect(bundles.length).toBeGreaterThan(0);
+    for (const bundle of bundles) expect(readFileSync(join(assets, bundle), 'utf8'), bundle).not.toMatch(/from\s*["']node:|require\(["']node:/);
+    const entry = bundles.find((file) => file.startsWith('index'))!;
+    const browser = JSON.parse(run(process.execPath, [join(assets, entry)], consumer()));
+    expect(browser).toEqual(node);
+
+    const deno = JSON.parse(run(join(BIN, 'deno'), ['run', '--no-prompt', 'node-main.mjs'], consumer()));
+    expect(deno).toEqual(node);
+  });
+});

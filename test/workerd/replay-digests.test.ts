@@ -1,0 +1,14 @@
+// The cross-runtime golden replay inside workerd (@cloudflare/vitest-pool-workers): the same
+// replay as test/runtimes/replay-digests.test.ts, against the same digest file.
+import { describe, expect, it } from 'vitest';
+import { checkRuntime, EXPECTED } from '../runtimes/check-runtime.ts';
+
+describe('cross-runtime golden replay: workerd', () => {
+  it('replays every fixture session to the recorded digest of every view', () => {
+    expect(navigator.userAgent).toBe('Cloudflare-Workers');
+    const check = checkRuntime();
+    expect(check.differences).toEqual([]);
+    expect(check.total).toBe(EXPECTED.total);
+    expect(check.underFolded).toEqual([]);
+  });
+});
