@@ -4,7 +4,7 @@
 //
 //   npx tsx bench/scale.ts [--turns 100,1000,5000] [--ceiling 16000] [--strategies warpfold,truncate]
 //     [--budget-seconds 120]   (per strategy and session length; a run that passes it stops and says so)
-//     [--huge-step-calls 25000,100000]   (one assistant message with that many tool calls and results)
+//     [--huge-step-calls 10000,100000]   (one assistant message with that many tool calls and results)
 import { countTokens } from '../src/tokens/index.ts';
 import { nameList, numberList, parseArguments } from './cli/arguments.ts';
 import { isMainModule } from './cli/is-main.ts';
@@ -63,7 +63,7 @@ export interface HugeStepRow {
   readonly errors: number;
 }
 
-export const DEFAULT_HUGE_STEP_CALLS = [25_000, 100_000];
+export const DEFAULT_HUGE_STEP_CALLS = [10_000, 100_000];
 
 export const DEFAULT_BUDGET_SECONDS = 120;
 

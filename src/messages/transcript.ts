@@ -58,6 +58,10 @@ export class Transcript {
   private readonly sources: unknown[] = [];
   private ledger = new ToolCallLedger();
   private undo: SyncUndo | null = null;
+  /** See `pushStaircase`; `staircaseLength` messages are in it. */
+  private readonly staircasePositions: number[] = [];
+  private readonly staircaseValues: number[] = [];
+  private staircaseLength = 0;
 
   constructor(private readonly countTokens: TokenCounter) {}
 
@@ -122,6 +126,7 @@ export class Transcript {
       this.prefixTokens.push(this.prefixTokens[this.prefixTokens.length - 1] + counts[n]);
       this.prefixChars.push(this.prefixChars[this.prefixChars.length - 1] + plains[n].length);
       this.prefixTurns.push(this.prefixTurns[this.prefixTurns.length - 1] + (message.isTurnBoundary ? 1 : 0));
+      if (this.staircaseLength === from + n) this.pushStaircase(from + n, message);
     }
     this.ledger = ledger;
     return firstChange;
@@ -156,6 +161,7 @@ export class Transcript {
     this.dialect = undo.dialect;
     this.dialectCertain = undo.dialectCertain;
     this.ledger = undo.ledger;
+    this.staircaseLength = -1;
     // the phrase index only grows: one that read past the old end is rebuilt on its next use
     if (undo.before || this.phrasesIndexed > undo.length) {
       this.phraseIndex = new PhraseIndex();
@@ -202,10 +208,56 @@ export class Transcript {
     return this.sources[index] as ProviderMessage;
   }
 
-  /** True when message `index` may begin a raw tail: it carries no tool result, so no call is split from its answer. */
+  /**
+   * True when message `index` may begin a raw tail: it carries no tool result, and no message
+   * from it on answers a call made before it, so no call is split from its answer (a result may
+   * come several messages after its call).
+   */
   isSafeCut(index: number): boolean {
     if (index >= this.messages.length) return true;
-    return this.messages[index].toolResults.length === 0;
+    if (this.messages[index].toolResults.length) return false;
+    return this.earliestCallFrom(index) >= index;
+  }
+
+  /** The earliest message whose call is answered at or after `index`: a binary search of the suffix-minimum staircase. */
+  private earliestCallFrom(index: number): number {
+    if (this.staircaseLength !== this.messages.length) this.rebuildStaircase();
+    const positions = this.staircasePositions;
+    let low = 0;
+    let high = positions.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (positions[middle] < index) low = middle + 1;
+      else high = middle;
+    }
+    return low < positions.length ? this.staircaseValues[low] : Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * The suffix minima of "earliest call this message answers", as a stack whose values rise with
+   * position: appending a message pops what it undercuts, so keeping it costs O(1) amortized.
+   */
+  private pushStaircase(position: number, message: CanonicalMessage): void {
+    let earliest = position;
+    for (const result of message.toolResults) {
+      const dot = result.callRef ? result.callRef.indexOf('.') : -1;
+      if (dot > 0) earliest = Math.min(earliest, Number(result.callRef!.slice(0, dot)));
+    }
+    while (this.staircaseValues.length && this.staircaseValues[this.staircaseValues.length - 1] >= earliest) {
+      this.staircaseValues.pop();
+      this.staircasePositions.pop();
+    }
+    this.staircasePositions.push(position);
+    this.staircaseValues.push(earliest);
+    this.staircaseLength = position + 1;
+  }
+
+  /** After a reset or a rollback the staircase is read again from the messages (never on the append path). */
+  private rebuildStaircase(): void {
+    this.staircasePositions.length = 0;
+    this.staircaseValues.length = 0;
+    this.staircaseLength = 0;
+    for (let i = 0; i < this.messages.length; i++) this.pushStaircase(i, this.messages[i]);
   }
 
   private reset(): void {
@@ -218,6 +270,7 @@ export class Transcript {
     this.sources.length = 0;
     this.phraseIndex = new PhraseIndex();
     this.phrasesIndexed = 0;
+    this.staircaseLength = -1;
   }
 }
 
