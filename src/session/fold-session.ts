@@ -181,6 +181,8 @@ export class FoldSession {
         this.prefixBuilt = false;
       }
     }
+    // a restored session knows only how long the history was, so a shrink is all either may act on
+    if (this.transcript.length < this.state.seenLength) this.forgetTailFrom(this.transcript.length);
     const transcript = this.transcript;
     const now = this.now();
     const calibration = this.calibrate(measured);
@@ -218,6 +220,19 @@ export class FoldSession {
     else outcome = this.refold(history, decision.reason, decision.rebuild, now, limit);
     this.state = { ...this.state, seenLength: transcript.length };
     return outcome;
+  }
+
+  /**
+   * The history shrank to `index` messages: recall cards pinned after messages that are gone and
+   * clips of them no longer apply (they would point past the history, and the saved state would
+   * refuse them). The sealed prefix is untouched.
+   */
+  private forgetTailFrom(index: number): void {
+    const state = this.state;
+    const cards = state.cards.filter((card) => card.afterIndex < index);
+    const clipped = Object.fromEntries(Object.entries(state.clipped).filter(([at]) => Number(at) < index));
+    if (cards.length === state.cards.length && Object.keys(clipped).length === Object.keys(state.clipped).length) return;
+    this.state = { ...state, cards, clipped, seenLength: index };
   }
 
   /** Adds recall cards for what the newest messages touch again; returns how many. */
