@@ -22,6 +22,8 @@ export default defineConfig({
         'task-rail': entry('src/task-rail/index.ts'),
         recall: entry('src/recall/index.ts'),
         tokens: entry('src/tokens/index.ts'),
+        'ai-sdk': entry('src/ai-sdk/index.ts'),
+        'openai-responses': entry('src/openai-responses/index.ts'),
       },
       formats: ['es'],
     },

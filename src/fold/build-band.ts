@@ -119,10 +119,18 @@ function omittedCallsLine(lines: readonly FoldLine[], picked: ReadonlySet<FoldLi
 
 const LANE: Record<FoldLine['kind'], ClosetOccurrence['lane']> = { user: 'user', assistant: 'agent', reasoning: 'agent', call: 'agent', argument: 'agent', output: 'tool', error: 'tool' };
 
+/** Where a skeleton line's tool name starts, after the `▸ ` mark. */
+const CALL_NAME_AT = 2;
+
 /** Closet candidates straight from the fold's lines: every identifier was found once, when the line was read. */
 function closetOccurrences(lines: readonly FoldLine[], closetOnly: readonly ClosetOnlyIdentifier[]): ClosetOccurrence[] {
   const out: ClosetOccurrence[] = [];
-  for (const line of lines) for (const { value, kind } of line.identifiers) out.push({ value, kind, source: line.text, messageIndex: line.messageIndex, lane: LANE[line.kind] });
+  for (const line of lines)
+    for (const { value, kind } of line.identifiers) {
+      // `▸ name: key` is the skeleton's own framing: a value read across it is not in the history
+      if (line.kind === 'call' && line.text.startsWith(value, CALL_NAME_AT)) continue;
+      out.push({ value, kind, source: line.text, messageIndex: line.messageIndex, lane: LANE[line.kind] });
+    }
   for (const { identifier, source, messageIndex } of closetOnly) out.push({ value: identifier.value, kind: identifier.kind, source, messageIndex, lane: 'tool' });
   return out;
 }

@@ -33,7 +33,9 @@ export function planActiveTurnStepFold(history: readonly ProviderMessage[], opti
   }
   if (transcript.tokensBetween(start, transcript.length) < (options.activeTurnTokenBudget ?? 0)) return null;
   const cuts = [start];
-  for (let i = start + 1; i < transcript.length; i++) if (transcript.messages[i].toolCalls.length && transcript.isSafeCut(i)) cuts.push(i);
+  // a Responses step opens with reasoning or a message item before its calls: it starts where a cut is safe
+  const stepped = transcript.dialect === 'openai-responses';
+  for (let i = start + 1; i < transcript.length; i++) if ((stepped ? transcript.messages[i].role === 'assistant' : transcript.messages[i].toolCalls.length) && transcript.isSafeCut(i)) cuts.push(i);
   const steps: Turn[] = cuts.map((cut, n) => ({ startIndex: cut, endIndex: cuts[n + 1] ?? transcript.length }));
   const stepsToFold = Math.max(0, steps.length - 1 - (options.keepLastSteps ?? 12));
   return stepsToFold > 0 ? { steps, stepsToFold } : null;

@@ -1,22 +1,28 @@
+import { tellsModelMessage } from './read-model-message.ts';
+import { tellsResponsesItem } from './read-responses-item.ts';
 import type { Dialect, ProviderMessage } from './types.ts';
 
 /**
- * Decides the dialect from the first message that tells: Gemini has `parts` or role `model`,
+ * Decides the dialect from the first message that tells: Responses items carry a top-level
+ * `type` (or `input_text` / `output_text` parts), AI SDK messages have `tool-call` /
+ * `tool-result` / `reasoning` parts or `providerOptions`, Gemini has `parts` or role `model`,
  * Anthropic has content blocks of its own types, OpenAI has `tool_calls` or role `tool`.
- * Plain string chats read the same in OpenAI and Anthropic; OpenAI is the default.
+ * Plain string chats read the same in every dialect but Gemini; OpenAI is the default.
  */
 export function detectDialect(history: readonly ProviderMessage[]): Dialect {
   return readDialect(history).dialect;
 }
 
 /**
- * The dialect and whether the history says so. Text-only chats read the same in OpenAI and
- * Anthropic: `certain` stays false until a message tells, and a later telling message then only
- * settles the reading instead of rewriting what was read.
+ * The dialect and whether the history says so. Text-only chats read the same in OpenAI,
+ * Anthropic, Responses and the AI SDK: `certain` stays false until a message tells, and a later
+ * telling message then only settles the reading instead of rewriting what was read.
  */
 export function readDialect(history: readonly ProviderMessage[]): { dialect: Dialect; certain: boolean } {
   for (const message of history) {
     if (message === null || typeof message !== 'object') continue;
+    if (tellsResponsesItem(message)) return { dialect: 'openai-responses', certain: true };
+    if (tellsModelMessage(message)) return { dialect: 'ai-sdk', certain: true };
     if (message.role === 'model' || Array.isArray(message.parts)) return { dialect: 'gemini', certain: true };
     if (message.role === 'tool' || Array.isArray(message.tool_calls)) return { dialect: 'openai', certain: true };
     if (Array.isArray(message.content)) {

@@ -1,4 +1,13 @@
-import type { CanonicalMessage } from './types.ts';
+import type { CanonicalMessage, Dialect } from './types.ts';
+
+/**
+ * Whether a dialect's reasoning counts as prompt: OpenAI does not take reasoning back as input
+ * text (chat `reasoning_content`, Responses reasoning items, encrypted or summarised); Anthropic
+ * thinking blocks, Gemini thoughts and AI SDK reasoning parts (sent on as thinking) count.
+ */
+export function countsReasoningIn(dialect: Dialect): boolean {
+  return dialect !== 'openai' && dialect !== 'openai-responses';
+}
 
 /** Values of a tool call's arguments, space-joined: what the model reads of them. */
 export function argumentValues(input: unknown): string {

@@ -1,6 +1,8 @@
 import { FoldInputError } from './fold-input-error.ts';
 import { checkValueShape } from './value-guard.ts';
 import { newPayload, readBlockPayload, type Payload } from './block-payload.ts';
+import { readModelMessage } from './read-model-message.ts';
+import { readResponsesItem } from './read-responses-item.ts';
 import type { CanonicalMessage, CanonicalRole, Dialect, ProviderMessage, ToolCall, ToolResult } from './types.ts';
 
 /** Text that warpfold itself wrote; never a turn boundary when a host feeds a view back. */
@@ -284,19 +286,27 @@ export function readMessage(message: unknown, index: number, dialect: Dialect, l
   if (!isRecord(message)) throw new FoldInputError(index, `expected a message object, got ${message === null ? 'null' : Array.isArray(message) ? 'an array' : typeof message}`);
   // every later walk (arguments, fingerprints, the host's JSON.stringify) may then recurse safely
   checkValueShape(message, index);
+  if (dialect === 'openai-responses' || dialect === 'ai-sdk') {
+    const reading = dialect === 'ai-sdk' ? readModelMessage(message, index, ledger) : readResponsesItem(message, index, ledger);
+    return canonicalMessage(index, reading.role, reading.sourceRole, reading);
+  }
   const role = roleOf(message.role, dialect, index);
   const parts: Parts = { text: [], reasoning: [], calls: [], results: [], payload: newPayload() };
   if (dialect === 'openai') readOpenAi(message, role, index, ledger, parts);
   else if (dialect === 'anthropic') readAnthropic(message, index, ledger, parts);
   else readGemini(message, index, ledger, parts);
+  return canonicalMessage(index, role, message.role as string, parts);
+}
+
+function canonicalMessage(index: number, role: CanonicalRole, sourceRole: string, parts: Omit<Parts, 'payload'> & { readonly payload?: Payload }): CanonicalMessage {
   const text = parts.text.filter((piece) => piece !== '').join('\n');
   const isTurnBoundary = role === 'user' && text.trim() !== '' && !text.startsWith(SYNTHETIC_MARKER);
-  const { attachments, opaque, mediaTokens } = parts.payload;
+  const payload = parts.payload;
   return {
-    index, role, sourceRole: message.role as string, text, reasoning: parts.reasoning.join('\n'), toolCalls: parts.calls, toolResults: parts.results, isTurnBoundary,
+    index, role, sourceRole, text, reasoning: parts.reasoning.join('\n'), toolCalls: parts.calls, toolResults: parts.results, isTurnBoundary,
     // most messages are prose only: the payload fields appear only when there is something to count
-    ...(attachments.length ? { attachments: attachments.join('\n') } : {}),
-    ...(opaque.length ? { opaque: opaque.join('\n') } : {}),
-    ...(mediaTokens ? { mediaTokens } : {}),
+    ...(payload?.attachments.length ? { attachments: payload.attachments.join('\n') } : {}),
+    ...(payload?.opaque.length ? { opaque: payload.opaque.join('\n') } : {}),
+    ...(payload?.mediaTokens ? { mediaTokens: payload.mediaTokens } : {}),
   };
 }

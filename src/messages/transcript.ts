@@ -1,6 +1,6 @@
 import { fnv1a } from '../text/hash.ts';
 import { PhraseIndex } from '../text/phrase-index.ts';
-import { argumentValues, plainMessageText } from './plain-text.ts';
+import { argumentValues, countsReasoningIn, plainMessageText } from './plain-text.ts';
 import { readDialect } from './detect-dialect.ts';
 import { FoldInputError, FoldOptionsError } from './fold-input-error.ts';
 import { checkValueShape, MAX_VALUE_DEPTH } from './value-guard.ts';
@@ -24,7 +24,9 @@ interface SyncUndo {
     readonly prefixChars: number[];
     readonly prefixTurns: number[];
     readonly sources: unknown[];
+    readonly stepSafeCuts: boolean[];
   };
+  readonly openCalls: number;
 }
 
 /** A count the rest of the engine can do arithmetic on, or a typed error naming the message. */
@@ -62,6 +64,13 @@ export class Transcript {
   private readonly staircasePositions: number[] = [];
   private readonly staircaseValues: number[] = [];
   private staircaseLength = 0;
+  /**
+   * Responses and AI SDK histories: whether a raw tail may start at message i, and calls still
+   * unanswered after the last message. A Responses step spreads over several items, and parallel
+   * outputs may come in any order, so a cut there needs every earlier call answered.
+   */
+  private readonly stepSafeCuts: boolean[] = [];
+  private openCalls = 0;
 
   constructor(private readonly countTokens: TokenCounter) {}
 
@@ -94,13 +103,20 @@ export class Transcript {
     // read and count into scratch first: bad input throws here and leaves the transcript as it was
     const from = firstChange >= 0 ? 0 : this.messages.length;
     const ledger = firstChange >= 0 ? new ToolCallLedger() : this.ledger.clone();
-    const countsReasoning = dialect !== 'openai';
+    const countsReasoning = countsReasoningIn(dialect);
     const added: CanonicalMessage[] = [];
     const plains: string[] = [];
     const counts: number[] = [];
+    const continues: boolean[] = [];
     for (let i = from; i < history.length; i++) {
       const message = readMessage(history[i], i, dialect, ledger);
-      const plain = plainMessageText(message, countsReasoning);
+      // kept for every dialect, so that a text-only start later settled as Responses or AI SDK lines up
+      const previous = i > from ? added[i - from - 1] : from > 0 ? this.messages[from - 1] : undefined;
+      const continuesStep = dialect === 'openai-responses' && message.role === 'assistant' && previous?.role === 'assistant';
+      // a Responses step is one model turn split into items: rendered once, as the chat dialects render it, not once per item
+      const rendered = plainMessageText(message, countsReasoning);
+      const plain = continuesStep ? rendered.slice(message.sourceRole.length + 3) : rendered;
+      continues.push(continuesStep);
       added.push(message);
       plains.push(plain);
       counts.push(checkedCount(this.countTokens(plain), i) + (message.mediaTokens ?? 0));
@@ -111,14 +127,17 @@ export class Transcript {
       dialectCertain: this.dialectCertain,
       ledger: this.ledger,
       ...(firstChange >= 0
-        ? { before: { messages: [...this.messages], fingerprints: [...this.fingerprintCache], tokens: [...this.tokens], prefixTokens: [...this.prefixTokens], prefixChars: [...this.prefixChars], prefixTurns: [...this.prefixTurns], sources: [...this.sources] } }
+        ? { before: { messages: [...this.messages], fingerprints: [...this.fingerprintCache], tokens: [...this.tokens], prefixTokens: [...this.prefixTokens], prefixChars: [...this.prefixChars], prefixTurns: [...this.prefixTurns], sources: [...this.sources], stepSafeCuts: [...this.stepSafeCuts] } }
         : {}),
+      openCalls: this.openCalls,
     };
     if (firstChange >= 0) this.reset();
     this.dialect = dialect;
     this.dialectCertain = certain;
     for (let n = 0; n < added.length; n++) {
       const message = added[n];
+      this.stepSafeCuts.push(this.openCalls === 0 && message.toolResults.length === 0 && !continues[n]);
+      this.openCalls += message.toolCalls.length - message.toolResults.length;
       this.messages.push(message);
       this.sources.push(history[from + n]);
       this.fingerprintCache.push(undefined);
@@ -149,6 +168,7 @@ export class Transcript {
       restore(this.prefixChars, undo.before.prefixChars);
       restore(this.prefixTurns, undo.before.prefixTurns);
       restore(this.sources, undo.before.sources);
+      restore(this.stepSafeCuts, undo.before.stepSafeCuts);
     } else {
       this.messages.length = undo.length;
       this.fingerprintCache.length = undo.length;
@@ -157,7 +177,9 @@ export class Transcript {
       this.prefixChars.length = undo.length + 1;
       this.prefixTurns.length = undo.length + 1;
       this.sources.length = undo.length;
+      this.stepSafeCuts.length = undo.length;
     }
+    this.openCalls = undo.openCalls;
     this.dialect = undo.dialect;
     this.dialectCertain = undo.dialectCertain;
     this.ledger = undo.ledger;
@@ -215,8 +237,21 @@ export class Transcript {
    */
   isSafeCut(index: number): boolean {
     if (index >= this.messages.length) return true;
+    if (readsInSteps(this.dialect)) return this.stepSafeCuts[index];
     if (this.messages[index].toolResults.length) return false;
     return this.earliestCallFrom(index) >= index;
+  }
+
+  /**
+   * Whether a synthetic message may follow the newest one: no call of the last step waits for
+   * its result. Responses steps also may not end on a reasoning item, which needs its follower.
+   */
+  get endsStep(): boolean {
+    const last = this.messages[this.messages.length - 1];
+    if (!last) return true;
+    if (!readsInSteps(this.dialect)) return last.toolCalls.length === 0;
+    const source = this.sources[this.sources.length - 1] as ProviderMessage;
+    return this.openCalls === 0 && last.toolCalls.length === 0 && !(this.dialect === 'openai-responses' && source.type === 'reasoning');
   }
 
   /** The earliest message whose call is answered at or after `index`: a binary search of the suffix-minimum staircase. */
@@ -271,7 +306,14 @@ export class Transcript {
     this.phraseIndex = new PhraseIndex();
     this.phrasesIndexed = 0;
     this.staircaseLength = -1;
+    this.stepSafeCuts.length = 0;
+    this.openCalls = 0;
   }
+}
+
+/** Dialects whose cuts follow pending calls instead of one message per step (Responses items, AI SDK messages). */
+function readsInSteps(dialect: Dialect): boolean {
+  return dialect === 'openai-responses' || dialect === 'ai-sdk';
 }
 
 /** Thrown inside `stableJson` when a value is cyclic or too deep; the caller names the field. */

@@ -13,8 +13,8 @@ export function readDetachedMessage(message: ProviderMessage, index: number, dia
   return readMessage(message, index, dialect, new PermissiveLedger());
 }
 
-/** A ledger that pairs anything: boundary checks look at one message out of context. */
-class PermissiveLedger extends ToolCallLedger {
+/** A ledger that pairs anything: boundary checks (and clip measurements) look at one message out of context. */
+export class PermissiveLedger extends ToolCallLedger {
   override close(callId: string | undefined, name: string | undefined): AnsweredCall {
     return { name: name ?? callId ?? 'tool', ref: '' };
   }

@@ -1,8 +1,9 @@
-/** The three provider dialects warpfold reads and writes. */
-export type Dialect = 'openai' | 'anthropic' | 'gemini';
-
-/** Every dialect, for checking a value read back from storage. */
-export const DIALECTS: readonly Dialect[] = ['openai', 'anthropic', 'gemini'];
+/**
+ * The dialects warpfold reads and writes: the three raw chat APIs (OpenAI `tool_calls`,
+ * Anthropic blocks, Gemini `parts`), OpenAI Responses input items and the AI SDK's `ModelMessage`.
+ */
+export const DIALECTS = ['openai', 'anthropic', 'gemini', 'openai-responses', 'ai-sdk'] as const;
+export type Dialect = (typeof DIALECTS)[number];
 
 /** A provider-shaped message as the host keeps it. warpfold reads it and never changes it. */
 export type ProviderMessage = Record<string, unknown>;

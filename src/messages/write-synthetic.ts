@@ -1,9 +1,14 @@
+import { clipModelMessage, clipResponsesItem } from './clip-dialect-message.ts';
 import type { Dialect, ProviderMessage } from './types.ts';
 import { cutAfter, cutBefore } from '../text/safe-cut.ts';
 
 /** A synthetic message in the history's own dialect: Anthropic gets text blocks (cacheable), Gemini `parts`. */
 export function writeSyntheticMessage(dialect: Dialect, role: 'user' | 'assistant', text: string): ProviderMessage {
   if (dialect === 'gemini') return { role: role === 'assistant' ? 'model' : 'user', parts: [{ text }] };
+  // Responses: an input message; assistant text as a plain string, which input messages allow without an item id
+  if (dialect === 'openai-responses') return role === 'user' ? { type: 'message', role, content: [{ type: 'input_text', text }] } : { type: 'message', role, content: text };
+  // AI SDK: text parts, so a host can put providerOptions (a cache breakpoint) on them
+  if (dialect === 'ai-sdk') return { role, content: [{ type: 'text', text }] };
   if (dialect === 'anthropic') return { role, content: [{ type: 'text', text }] };
   return { role, content: text };
 }
@@ -31,8 +36,10 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
  * Keys are copied as own properties, so a JSON-parsed `"__proto__"` key stays a plain key of the
  * copy and never becomes its prototype.
  */
-export function clipProviderMessage(message: ProviderMessage, maxChars: number): ProviderMessage {
+export function clipProviderMessage(message: ProviderMessage, maxChars: number, dialect?: Dialect): ProviderMessage {
   const clip = (text: string) => clipText(text, maxChars);
+  if (dialect === 'openai-responses') return clipResponsesItem(message, clip);
+  if (dialect === 'ai-sdk') return clipModelMessage(message, clip);
   const walk = (value: unknown, key: string): unknown => {
     if (typeof value === 'string') return CLIP_KEYS.has(key) ? clip(value) : value;
     if (Array.isArray(value)) return value.map((item) => walk(item, key));

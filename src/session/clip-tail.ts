@@ -1,6 +1,6 @@
 import { buildBand, type Band } from '../fold/build-band.ts';
 import type { ClippedMessage } from '../freeze/freeze-state.ts';
-import { plainMessageText } from '../messages/plain-text.ts';
+import { countsReasoningIn, plainMessageText } from '../messages/plain-text.ts';
 import type { TokenCounter, Transcript } from '../messages/transcript.ts';
 import { readDetachedMessage } from '../messages/turns.ts';
 import { clipProviderMessage } from '../messages/write-synthetic.ts';
@@ -21,8 +21,9 @@ export interface ClipPlan {
  * and counted, so what a clip cannot cut (thinking, opaque blocks, images) still counts in full.
  */
 function clippedTokens(transcript: Transcript, index: number, maxChars: number, countTokens: TokenCounter): number {
-  const copy = readDetachedMessage(clipProviderMessage(transcript.source(index), maxChars), index, transcript.dialect);
-  return countTokens(plainMessageText(copy, transcript.dialect !== 'openai')) + (copy.mediaTokens ?? 0);
+  const dialect = transcript.dialect;
+  const copy = readDetachedMessage(clipProviderMessage(transcript.source(index), maxChars, dialect), index, dialect);
+  return countTokens(plainMessageText(copy, countsReasoningIn(dialect))) + (copy.mediaTokens ?? 0);
 }
 
 /**

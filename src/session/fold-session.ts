@@ -355,7 +355,7 @@ export class FoldSession {
     const clipping = clips.length > 0;
     for (let index = state.coveredEnd; index < history.length; index++) {
       const clip = clipping ? state.clipped[String(index)] : undefined;
-      tail.push(clip === undefined ? history[index] : clipProviderMessage(history[index], clip.maxChars));
+      tail.push(clip === undefined ? history[index] : clipProviderMessage(history[index], clip.maxChars, state.dialect));
       for (; card < state.cards.length && state.cards[card].afterIndex === index; card++) tail.push(writeSyntheticMessage(state.dialect, 'user', state.cards[card].text));
     }
     const sealed = hasSealedPrefix(state);

@@ -45,7 +45,7 @@ export class RecallLane {
   step(transcript: Transcript, folded: readonly [number, number], from: number, state: RecallState, roomTokens: number, now: number): RecallStep {
     const end = transcript.length;
     const last = transcript.messages[end - 1];
-    if (folded[1] <= folded[0] || from >= end || !last || last.toolCalls.length > 0 || roomTokens <= 0) return { cards: [], state, withheld: 0 };
+    if (folded[1] <= folded[0] || from >= end || !last || !transcript.endsStep || roomTokens <= 0) return { cards: [], state, withheld: 0 };
     const key = `${folded[0]}:${folded[1]}`;
     if (!this.index || key !== this.indexKey) {
       this.index = buildFoldIndex(transcript.messages, [folded]);

@@ -16,7 +16,7 @@
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { seededRandom } from '../../bench/scenario/seeded-random.ts';
 import { estimateTokens, FoldInputError, FoldSession, type FoldOutcome, type FoldSessionOptions, type TokenCounter } from '../../src/index.ts';
-import { DIALECTS, toDialect, type Dialect, type ProviderMessage } from '../helpers/dialects.ts';
+import { toDialect, type Dialect, type ProviderMessage } from '../helpers/dialects.ts';
 import { preparePoints } from '../helpers/drive.ts';
 import { deepFreeze, pairingProblems, viewTokens } from '../helpers/view-checks.ts';
 import { readFixtureSessions, type FixtureSession } from './fixture-script.ts';
@@ -39,7 +39,11 @@ export interface FuzzOptions {
   /** At most this many prepare calls per case (spread over the session). */
   readonly callsPerCase?: number;
   readonly sessions?: readonly FixtureSession[];
+  /** Default: the three chat dialects the mutations were written for; the Responses and AI SDK dialects may be added. */
+  readonly dialects?: readonly Dialect[];
 }
+
+export const CHAT_DIALECTS: readonly Dialect[] = ['openai', 'anthropic', 'gemini'];
 
 export interface FuzzReport {
   readonly seed: number;
@@ -107,7 +111,8 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
   const mutations: Record<string, number> = Object.fromEntries(MUTATION_NAMES.map((name) => [name, 0]));
   const rejections: Record<string, number> = {};
   const epochs: Record<string, number> = {};
-  const byDialect = { openai: 0, anthropic: 0, gemini: 0 } as Record<Dialect, number>;
+  const dialects = options.dialects ?? CHAT_DIALECTS;
+  const byDialect = Object.fromEntries(dialects.map((dialect) => [dialect, 0])) as Record<Dialect, number>;
   const examples: string[] = [];
   let calls = 0;
   let accepted = 0;
@@ -117,7 +122,7 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
 
   for (let caseIndex = 0; caseIndex < options.cases; caseIndex++) {
     const random = randomOf(options.seed * 1_000_003 + caseIndex);
-    const dialect = DIALECTS[caseIndex % DIALECTS.length];
+    const dialect = dialects[caseIndex % dialects.length];
     byDialect[dialect]++;
     const fixture = random.pick(sessions);
     const convert = { geminiIds: random.next() < 0.5, anthropicStringContent: random.next() < 0.5, systemInHistory: random.next() < 0.7 };

@@ -1,7 +1,7 @@
 /**
  * fast-check arbitraries for realistic agent histories. One canonical script is generated
  * (structure and per-step seeds by fast-check, bulk text by a seeded PRNG) and rendered into
- * any of the three dialects with `toDialect`.
+ * any of the five dialects with `toDialect`.
  */
 import fc from 'fast-check';
 import {
@@ -131,6 +131,12 @@ export const arbitraryConvertOptions: fc.Arbitrary<ConvertOptions> = fc.record({
   systemInHistory: fc.boolean(),
 });
 
+/** Options only the Responses and AI SDK converters read; drawn after the others so the older dialects' samples stay as they were. */
+const arbitraryNewDialectOptions: fc.Arbitrary<ConvertOptions> = fc.record({
+  responsesBuiltinTools: fc.boolean(),
+  aiSdkOutput: fc.constantFrom<'text' | 'json' | 'content'>('text', 'json', 'content'),
+});
+
 export interface GeneratedHistory {
   readonly dialect: Dialect;
   readonly script: CanonicalScript;
@@ -141,6 +147,9 @@ export interface GeneratedHistory {
 /** A provider-shaped history in a given (or any) dialect. */
 export function arbitraryHistory(shape: ScriptShape = {}, dialect?: Dialect): fc.Arbitrary<GeneratedHistory> {
   return fc
-    .record({ dialect: dialect ? fc.constant(dialect) : arbitraryDialect, script: arbitraryScript(shape), options: arbitraryConvertOptions })
-    .map(({ dialect: chosen, script, options }) => ({ dialect: chosen, script, options, history: toDialect(script, chosen, options) }));
+    .record({ dialect: dialect ? fc.constant(dialect) : arbitraryDialect, script: arbitraryScript(shape), options: arbitraryConvertOptions, ...(dialect === 'openai-responses' || dialect === 'ai-sdk' ? { newDialectOptions: arbitraryNewDialectOptions } : {}) })
+    .map(({ dialect: chosen, script, options: base, newDialectOptions }) => {
+      const options = { ...base, ...newDialectOptions };
+      return { dialect: chosen, script, options, history: toDialect(script, chosen, options) };
+    });
 }

@@ -146,6 +146,9 @@ export function run(dialect: Dialect, input: Scenario): RunResult {
       if (/^▸ \d+ (earlier )?tool calls/m.test(block.text)) coverage.add('fold with an omitted-calls line');
       if (closetValues(block.text).length) coverage.add('fold with a closet line');
     }
+    const view = outcome.messages as ProviderMessage[];
+    if (view.some((message) => message.type === 'reasoning' && typeof message.encrypted_content === 'string')) coverage.add('encrypted reasoning item in the view');
+    if (view.some((message) => Array.isArray(message.content) && message.content.some((part: { providerOptions?: unknown }) => part?.providerOptions !== undefined))) coverage.add('providerOptions in the view');
     const last = slice[slice.length - 1];
     if (last && callsOf(last, dialect).length && !resultsOf(last, dialect).length) coverage.add('pending call at the end');
 

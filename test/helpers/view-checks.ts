@@ -5,7 +5,7 @@
  * engine's own transcript reader so the two can never disagree on what a message "is").
  */
 import { Transcript, type TokenCounter } from '../../src/messages/index.ts';
-import { callsOf, isAssistant, proseOf, resultsOf, type Dialect, type ProviderMessage } from './dialects.ts';
+import { callsOf, isAssistant, isResponsesStepItem, proseOf, resultsOf, type Dialect, type ProviderMessage } from './dialects.ts';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -170,11 +170,73 @@ const ANTHROPIC_BLOCK_KEYS: Record<string, Set<string>> = {
 };
 const GEMINI_MESSAGE_KEYS = new Set(['role', 'parts']);
 const GEMINI_PART_KEYS = new Set(['text', 'thought', 'thoughtSignature', 'functionCall', 'functionResponse', 'inlineData', 'fileData', 'executableCode', 'codeExecutionResult']);
+// Responses input items, from the openai package's ResponseInputItem types
+const RESPONSES_ITEM_KEYS: Record<string, Set<string>> = {
+  message: new Set(['type', 'id', 'role', 'content', 'status', 'phase']),
+  reasoning: new Set(['type', 'id', 'summary', 'content', 'encrypted_content', 'status']),
+  function_call: new Set(['type', 'id', 'call_id', 'name', 'arguments', 'status', 'caller', 'namespace']),
+  function_call_output: new Set(['type', 'id', 'call_id', 'output', 'status', 'caller']),
+  custom_tool_call: new Set(['type', 'id', 'call_id', 'name', 'input', 'caller', 'namespace']),
+  custom_tool_call_output: new Set(['type', 'id', 'call_id', 'output', 'caller']),
+  shell_call: new Set(['type', 'id', 'call_id', 'action', 'status', 'caller', 'environment']),
+  shell_call_output: new Set(['type', 'id', 'call_id', 'output', 'status', 'caller', 'max_output_length']),
+  apply_patch_call: new Set(['type', 'id', 'call_id', 'operation', 'status', 'caller']),
+  apply_patch_call_output: new Set(['type', 'id', 'call_id', 'status', 'output', 'caller']),
+};
+const RESPONSES_PART_KEYS: Record<string, Set<string>> = {
+  input_text: new Set(['type', 'text', 'prompt_cache_breakpoint']),
+  output_text: new Set(['type', 'text', 'annotations', 'logprobs']),
+  refusal: new Set(['type', 'refusal']),
+};
+const RESPONSES_ROLES = new Set(['system', 'developer', 'user', 'assistant']);
+// AI SDK ModelMessage, from the ai package's types
+const MODEL_MESSAGE_KEYS = new Set(['role', 'content', 'providerOptions']);
+const MODEL_PART_KEYS: Record<string, Set<string>> = {
+  text: new Set(['type', 'text', 'providerOptions']),
+  reasoning: new Set(['type', 'text', 'providerOptions']),
+  'tool-call': new Set(['type', 'toolCallId', 'toolName', 'input', 'providerOptions', 'providerExecuted']),
+  'tool-result': new Set(['type', 'toolCallId', 'toolName', 'output', 'providerOptions']),
+  image: new Set(['type', 'image', 'mediaType', 'providerOptions']),
+  file: new Set(['type', 'data', 'filename', 'mediaType', 'providerOptions']),
+};
+const MODEL_OUTPUT_TYPES = new Set(['text', 'json', 'error-text', 'error-json', 'content', 'execution-denied']);
 const ROLES: Record<Dialect, Set<string>> = {
   openai: new Set(['system', 'developer', 'user', 'assistant', 'tool']),
   anthropic: new Set(['system', 'user', 'assistant']),
   gemini: new Set(['system', 'user', 'model']),
+  'openai-responses': RESPONSES_ROLES,
+  'ai-sdk': new Set(['system', 'user', 'assistant', 'tool']),
 };
+
+/** Leaked keys of one Responses item (an input message without `type` included). */
+function responsesItemProblems(item: ProviderMessage, report: (what: string) => void): void {
+  const type = item.type === undefined ? 'message' : String(item.type);
+  const allowed = RESPONSES_ITEM_KEYS[type];
+  if (!allowed) return report(`unexpected item type ${JSON.stringify(type)}`);
+  for (const key of extraKeys(item, allowed)) report(`unexpected ${type} key ${key}`);
+  if (type !== 'message') return;
+  if (!RESPONSES_ROLES.has(String(item.role))) report(`role ${JSON.stringify(item.role)} on a message item`);
+  if (Array.isArray(item.content))
+    for (const part of item.content) {
+      const partAllowed = RESPONSES_PART_KEYS[String((part as Record<string, unknown>)?.type)];
+      if (!partAllowed) report(`unexpected content part ${JSON.stringify((part as Record<string, unknown>)?.type)}`);
+      else for (const key of extraKeys(part, partAllowed)) report(`unexpected content part key ${key}`);
+    }
+  else if (typeof item.content !== 'string') report('content is neither a string nor parts');
+}
+
+/** Leaked keys of one AI SDK message. */
+function modelMessageProblems(message: ProviderMessage, report: (what: string) => void): void {
+  for (const key of extraKeys(message, MODEL_MESSAGE_KEYS)) report(`unexpected key ${key}`);
+  if (typeof message.content === 'string') return;
+  if (!Array.isArray(message.content)) return report('content is neither a string nor parts');
+  for (const part of message.content as Array<Record<string, unknown>>) {
+    const allowed = MODEL_PART_KEYS[String(part?.type)];
+    if (!allowed) report(`unexpected part type ${JSON.stringify(part?.type)}`);
+    else for (const key of extraKeys(part, allowed)) report(`unexpected ${String(part.type)} key ${key}`);
+    if (part?.type === 'tool-result' && !MODEL_OUTPUT_TYPES.has(String((part.output as Record<string, unknown>)?.type))) report(`tool-result output type ${JSON.stringify((part.output as Record<string, unknown>)?.type)}`);
+  }
+}
 
 function extraKeys(value: unknown, allowed: Set<string>): string[] {
   return isRecord(value) ? Object.keys(value).filter((key) => !allowed.has(key)) : ['<not an object>'];
@@ -185,8 +247,10 @@ export function keyProblems(view: readonly ProviderMessage[], dialect: Dialect):
   const problems: string[] = [];
   view.forEach((message, i) => {
     const report = (what: string) => problems.push(`view[${i}]: ${what}`);
+    if (dialect === 'openai-responses') return responsesItemProblems(message, report);
     if (!ROLES[dialect].has(String(message.role))) report(`role ${JSON.stringify(message.role)} in a ${dialect} view`);
-    if (dialect === 'openai') {
+    if (dialect === 'ai-sdk') modelMessageProblems(message, report);
+    else if (dialect === 'openai') {
       for (const key of extraKeys(message, OPENAI_MESSAGE_KEYS)) report(`unexpected key ${key}`);
       if (Array.isArray(message.tool_calls))
         for (const call of message.tool_calls) {
@@ -217,6 +281,7 @@ export function keyProblems(view: readonly ProviderMessage[], dialect: Dialect):
  * a message that only results (or nothing) follow: a pending step at the end of the view.
  */
 export function pairingProblems(view: readonly ProviderMessage[], dialect: Dialect): string[] {
+  if (dialect === 'openai-responses') return responsesPairingProblems(view);
   const problems: string[] = [];
   let open: Array<{ id: string | undefined; name: string }> = [];
   let openAt = -1;
@@ -236,6 +301,7 @@ export function pairingProblems(view: readonly ProviderMessage[], dialect: Diale
       for (const result of results) closeOne(result, i);
       const onlyResults = dialect === 'openai' ? true : proseOf(message).trim() === '';
       if (!onlyResults) problems.push(`view[${i}]: results mixed with text`);
+      if (dialect === 'ai-sdk' && message.role !== 'tool') problems.push(`view[${i}]: tool results on a ${String(message.role)} message`);
       if (dialect !== 'openai') {
         // Anthropic and Gemini answer a whole step in the one message after it
         if (open.length) problems.push(`view[${i}]: ${open.length} call(s) of view[${openAt}] left unanswered by its result message`);
@@ -254,5 +320,41 @@ export function pairingProblems(view: readonly ProviderMessage[], dialect: Diale
     }
   });
   // calls still open here belong to the last step: pending, which is allowed
+  return problems;
+}
+
+/**
+ * Responses pairing: the call items of a step (a run of model-side items) are answered by output
+ * items after it, in any order, before the next message or step; a reasoning item is followed by
+ * another item of its step, never cut off from it. Calls still open at the end are a pending step.
+ */
+function responsesPairingProblems(view: readonly ProviderMessage[]): string[] {
+  const problems: string[] = [];
+  let open: Array<{ id: string | undefined; name: string }> = [];
+  let openAt = -1;
+  view.forEach((item, i) => {
+    const results = resultsOf(item, 'openai-responses');
+    if (item.type === 'reasoning' && i + 1 < view.length && !isResponsesStepItem(view[i + 1])) problems.push(`view[${i}]: reasoning item not followed by an item of its step`);
+    if (results.length) {
+      for (const result of results) {
+        const at = open.findIndex((call) => call.id === result.id);
+        if (at < 0) problems.push(`view[${i}]: output ${JSON.stringify(result.id)} answers no open call`);
+        else open.splice(at, 1);
+      }
+      return;
+    }
+    const stepItem = isResponsesStepItem(item);
+    const continuesStep = stepItem && i > 0 && isResponsesStepItem(view[i - 1]);
+    if (!continuesStep) {
+      if (open.length) problems.push(`view[${openAt}]: ${open.length} call(s) unanswered before view[${i}]`);
+      open = [];
+      openAt = -1;
+    }
+    const calls = callsOf(item, 'openai-responses');
+    if (calls.length) {
+      if (openAt < 0) openAt = i;
+      open.push(...calls);
+    }
+  });
   return problems;
 }

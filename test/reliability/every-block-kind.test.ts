@@ -12,7 +12,10 @@ import { estimateTokens, FoldSession, type ProviderMessage } from '../../src/ind
 import { Transcript } from '../../src/messages/index.ts';
 import { imageTokens } from '../../src/messages/media-tokens.ts';
 import { extraBlocks, pngBase64, withBlockKinds } from '../helpers/block-kinds.ts';
-import { DIALECTS, type Dialect } from '../helpers/dialects.ts';
+import type { Dialect } from '../helpers/dialects.ts';
+
+/** The chat dialects whose block kinds this covers (the Responses and AI SDK readers count their own parts). */
+const DIALECTS: readonly Dialect[] = ['openai', 'anthropic', 'gemini'];
 import { run, scenario } from '../helpers/property-run.ts';
 import { stringLeaves } from '../helpers/view-checks.ts';
 

@@ -1,0 +1,23 @@
+/**
+ * The dialect hooks are thin: `warpfold/ai-sdk` and `warpfold/openai-responses` bundle without the
+ * engine (the session is passed in) and without the `ai` or `openai` packages, so a host pays only
+ * for what it imports.
+ */
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Minified size the hooks stay under: a few helpers each, no engine code. */
+const HOOK_BUNDLE_LIMIT_BYTES = 3_000;
+
+describe.each(['src/ai-sdk/index.ts', 'src/openai-responses/index.ts'])('%s', (entry) => {
+  it('bundles without the engine or a provider SDK', async () => {
+    const result = await build({ entryPoints: [join(ROOT, entry)], bundle: true, write: false, minify: true, format: 'esm', platform: 'neutral', metafile: true, logLevel: 'silent' });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((input) => /src\/(session|fold|closet)\/|src\/messages\/transcript\.ts/.test(input) || input.includes('node_modules'))).toEqual([]);
+    expect(result.outputFiles[0].text.length).toBeLessThan(HOOK_BUNDLE_LIMIT_BYTES);
+  });
+});
