@@ -3,7 +3,7 @@
 // report and the tables printed to the terminal.
 import { dialectMarkdown, dialectParityTable, runDialects, type DialectReport } from './dialects.ts';
 import { replayMarkdown, replaySummaryTable, runReplay, type ReplayReport } from './replay.ts';
-import { growthLines, runScale, scaleMarkdown, scaleTable, type ScaleReport } from './scale.ts';
+import { growthLines, hugeStepTable, runScale, scaleMarkdown, scaleTable, type ScaleReport } from './scale.ts';
 import { dialectTable, runScenario, scenarioMarkdown, scenarioTable, type ScenarioReport } from './scenario.ts';
 import { runStorageBench, storageMarkdown, storageTable, type StorageReport } from './storage.ts';
 
@@ -58,11 +58,11 @@ export const scalePart = definePart<ScaleReport>({
   name: 'scale',
   async run({ smoke, engine, log }) {
     log('scale: prepare() on long synthetic sessions');
-    return runScale({ ...engine, log, ...(smoke ? { turns: [20, 100], budgetSeconds: 30 } : {}) });
+    return runScale({ ...engine, log, ...(smoke ? { turns: [20, 100], budgetSeconds: 30, hugeStepCalls: [2_000] } : {}) });
   },
   markdown: scaleMarkdown,
   title: () => 'Scale',
-  tables: (report) => `${scaleTable(report)}\n${growthLines(report).join('\n')}`,
+  tables: (report) => `${scaleTable(report)}\n${growthLines(report).join('\n')}${report.hugeSteps?.length ? `\n\n${hugeStepTable(report)}` : ''}`,
 });
 
 export const storagePart = definePart<StorageReport>({

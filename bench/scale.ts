@@ -4,6 +4,7 @@
 //
 //   npx tsx bench/scale.ts [--turns 100,1000,5000] [--ceiling 16000] [--strategies warpfold,truncate]
 //     [--budget-seconds 120]   (per strategy and session length; a run that passes it stops and says so)
+//     [--huge-step-calls 10000,100000]   (one assistant message with that many tool calls and results)
 import { countTokens } from '../src/tokens/index.ts';
 import { nameList, numberList, parseArguments } from './cli/arguments.ts';
 import { isMainModule } from './cli/is-main.ts';
@@ -13,6 +14,7 @@ import { measuredOn, type MeasuredOn } from './cli/environment.ts';
 import { repoRelative, RUN_OUTPUT } from './cli/paths.ts';
 import { settledHeapBytes } from './scale/heap.ts';
 import { sessionOpening, syntheticTurn } from './scale/synthetic-session.ts';
+import { HUGE_STEP_SHAPES, hugeStep, type HugeStepShape } from './scale/huge-step.ts';
 import { createMessageTokenCounter, resetSharedTokenMemo } from './strategies/message-tokens.ts';
 import { selectStrategies, type EngineSource } from './strategies/registry.ts';
 import type { BenchMessage, StrategyDefinition } from './strategies/types.ts';
@@ -49,7 +51,19 @@ export interface ScaleReport {
   readonly growth: Record<string, { from: number; to: number; ratio: number }>;
   readonly budgetSeconds: number;
   readonly measuredOn: MeasuredOn;
+  /** One assistant message with N tool calls and N results, prepared once (issue 14, finding 4). */
+  readonly hugeSteps?: HugeStepRow[];
 }
+
+export interface HugeStepRow {
+  readonly strategy: string;
+  readonly shape: HugeStepShape;
+  readonly calls: number;
+  readonly milliseconds: number;
+  readonly errors: number;
+}
+
+export const DEFAULT_HUGE_STEP_CALLS = [10_000, 100_000];
 
 export const DEFAULT_BUDGET_SECONDS = 120;
 
@@ -60,6 +74,21 @@ export interface ScaleOptions extends EngineSource {
   readonly ceiling?: number;
   readonly strategies?: readonly string[];
   readonly log?: (line: string) => void;
+  /** Tool calls in the one-huge-step case; empty to leave it out. */
+  readonly hugeStepCalls?: readonly number[];
+}
+
+function driveHugeStep(definition: StrategyDefinition, shape: HugeStepShape, calls: number, ceiling: number): HugeStepRow {
+  const history = hugeStep(shape, calls);
+  const strategy = definition.create({ ceiling, countTokens, now: () => 0 });
+  let errors = 0;
+  const started = performance.now();
+  try {
+    strategy.prepare(history, {});
+  } catch {
+    errors++;
+  }
+  return { strategy: definition.name, shape, calls, milliseconds: rounded(performance.now() - started, 1), errors };
 }
 
 function quantile(sorted: readonly number[], fraction: number): number {
@@ -149,13 +178,26 @@ export async function runScale(options: ScaleOptions = {}): Promise<ScaleReport>
     const last = complete[complete.length - 1];
     if (first && last && first !== last) growth[definition.name] = { from: first.turns, to: last.turns, ratio: first.medianMilliseconds > 0 ? rounded(last.medianMilliseconds / first.medianMilliseconds, 2) : 0 };
   }
-  return { kind: 'scale', ceiling, skipped, rows, growth, budgetSeconds: options.budgetSeconds ?? DEFAULT_BUDGET_SECONDS, measuredOn: measuredOn() };
+  const hugeSteps: HugeStepRow[] = [];
+  for (const definition of definitions.filter((candidate) => candidate.name === 'warpfold'))
+    for (const calls of options.hugeStepCalls ?? DEFAULT_HUGE_STEP_CALLS)
+      for (const shape of HUGE_STEP_SHAPES) {
+        const row = driveHugeStep(definition, shape, calls, ceiling);
+        hugeSteps.push(row);
+        options.log?.(`  ${definition.name} one step of ${calls} calls (${shape}): ${formatInteger(row.milliseconds)} ms`);
+      }
+  return { kind: 'scale', ceiling, skipped, rows, growth, budgetSeconds: options.budgetSeconds ?? DEFAULT_BUDGET_SECONDS, measuredOn: measuredOn(), ...(hugeSteps.length ? { hugeSteps } : {}) };
 }
 
 export function scaleTable(report: ScaleReport): string {
   const header = ['strategy', 'turns', 'messages', 'median ms / call', 'p99 ms / call', 'total ms', 'peak heap MB above start', 'heap the strategy retains MB', 'max view tokens', 'over ceiling'];
   const rows = report.rows.map((row): Cell[] => [row.strategy, row.stoppedByBudget ? `${formatInteger(row.completedTurns)} of ${formatInteger(row.turns)} (time budget)` : formatInteger(row.turns), formatInteger(row.messages), row.medianMilliseconds.toFixed(3), row.p99Milliseconds.toFixed(3), formatInteger(row.totalMilliseconds), row.peakHeapMegabytes.toFixed(1), row.retainedHeapMegabytes.toFixed(1), formatInteger(row.maxViewTokens), row.overCeilingCalls]);
   return markdownTable(header, rows);
+}
+
+export function hugeStepTable(report: ScaleReport): string {
+  const rows = (report.hugeSteps ?? []).map((row): Cell[] => [row.strategy, row.shape, formatInteger(row.calls), formatInteger(row.milliseconds), row.errors]);
+  return markdownTable(['strategy', 'one step of', 'tool calls', 'prepare ms', 'errors'], rows);
 }
 
 export function growthLines(report: ScaleReport): string[] {
@@ -175,6 +217,7 @@ export function scaleMarkdown(report: ScaleReport): string {
     scaleTable(report),
     '',
     ...growthLines(report),
+    ...(report.hugeSteps?.length ? ['', 'One assistant message with N tool calls and N results (in order, reversed, or Gemini answering by name), one prepare() call on the whole history:', '', hugeStepTable(report)] : []),
   ];
   for (const { name, reason } of report.skipped) lines.push(`- ${name}: not run (${reason})`);
   return lines.join('\n');
@@ -187,6 +230,7 @@ async function main(): Promise<void> {
     ceiling: parsed.ceiling ? Number(parsed.ceiling) : undefined,
     strategies: nameList(parsed.strategies, DEFAULT_SCALE_STRATEGIES),
     budgetSeconds: parsed['budget-seconds'] ? Number(parsed['budget-seconds']) : undefined,
+    hugeStepCalls: numberList(parsed['huge-step-calls'], DEFAULT_HUGE_STEP_CALLS),
     log: (line) => console.error(line),
     enginePath: parsed.engine,
     engineOptions: parsed.options ? JSON.parse(parsed.options) : undefined,
@@ -194,6 +238,7 @@ async function main(): Promise<void> {
   for (const { name, reason } of report.skipped) console.error(`  ${name}: skipped (${reason})`);
   console.log(scaleTable(report));
   console.log(growthLines(report).join('\n'));
+  if (report.hugeSteps?.length) console.log(`\n${hugeStepTable(report)}`);
   const written = writeResults(parsed.out ?? RUN_OUTPUT, 'scale', report, scaleMarkdown(report));
   console.log(`\nwrote ${repoRelative(written.json)} and ${repoRelative(written.markdown)}`);
 }

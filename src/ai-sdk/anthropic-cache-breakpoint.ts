@@ -1,3 +1,4 @@
+import { isRecord } from '../text/is-record.ts';
 /** Anthropic's cache control as the AI SDK's Anthropic provider takes it in `providerOptions.anthropic`. */
 export interface AnthropicCacheControl {
   readonly type: 'ephemeral';
@@ -6,7 +7,6 @@ export interface AnthropicCacheControl {
 
 export const DEFAULT_ANTHROPIC_CACHE_CONTROL: AnthropicCacheControl = { type: 'ephemeral' };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * The view with Anthropic's cache breakpoint on its sealed boundary: the message at

@@ -1,3 +1,4 @@
+import { cutAfter } from '../text/safe-cut.ts';
 const LABEL_BEFORE = /([A-Za-z_][\w-]{1,23})["'`]?\s*(?:[:=]|is|was)?\s*["'`]?\s*$/;
 
 /**
@@ -8,7 +9,7 @@ export function extractVerbatimContextLabel(source: string, value: string): stri
   if (/[/=:]/.test(value) || value.startsWith('#')) return undefined;
   const at = source.indexOf(value);
   if (at <= 0) return undefined;
-  const before = source.slice(Math.max(0, at - 48), at);
+  const before = source.slice(cutAfter(source, Math.max(0, at - 48)), at);
   const match = LABEL_BEFORE.exec(before);
   const label = match?.[1];
   if (!label || !/[A-Za-z]/.test(label) || /^[0-9a-f]+$/i.test(label)) return undefined;

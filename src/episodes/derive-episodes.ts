@@ -9,6 +9,7 @@ import { findPathMentions } from '../recall/path-mentions.ts';
 import { episodeId } from './episode-id.ts';
 import { MAX_CONCLUSION_CHARS, MAX_REQUEST_CHARS, type Episode, type EpisodeConclusion, type EpisodeFile, type EpisodeOutcome, type FileTouch } from './types.ts';
 import { isRecord } from '../text/is-record.ts';
+import { headOf } from '../text/safe-cut.ts';
 
 export interface DeriveEpisodesOptions {
   readonly sessionId: string;
@@ -38,7 +39,9 @@ function providerTimestamp(message: unknown): number | undefined {
 }
 
 function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… [+${text.length - max} chars]`;
+  if (text.length <= max) return text;
+  const head = headOf(text, max);
+  return `${head}… [+${text.length - head.length} chars]`;
 }
 
 const STRENGTH: Record<FileTouch, number> = { read: 0, edited: 1, created: 2 };

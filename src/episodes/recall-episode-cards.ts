@@ -4,6 +4,7 @@ import { estimateTokens } from '../text/estimate-tokens.ts';
 import { compareEpisodesNewestFirst } from './episode-order.ts';
 import type { EpisodeStore } from './episode-store.ts';
 import type { Episode, EpisodeConclusion } from './types.ts';
+import { headOf as safeHead } from '../text/safe-cut.ts';
 
 export interface EpisodeCardOptions {
   /** Tokens all cards together may take. */
@@ -53,7 +54,7 @@ function when(episode: Episode, now: number | undefined): string {
 }
 
 function headOf(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, width)}…`;
+  return text.length <= width ? text : `${safeHead(text, width)}…`;
 }
 
 // Edits of existing files say more about an episode than new scratch files, and those more than reads.

@@ -1,6 +1,7 @@
 import { argumentValues } from '../messages/plain-text.ts';
 import type { ToolFamily } from './tool-family.ts';
 import { isRecord } from '../text/is-record.ts';
+import { headOf } from '../text/safe-cut.ts';
 
 const KEYS_BY_FAMILY: Record<ToolFamily, readonly string[]> = {
   bash: ['command', 'cmd', 'script', 'input'],
@@ -90,5 +91,5 @@ export function argumentDetail(family: ToolFamily, input: unknown): string {
 
 export function firstLine(text: string, max: number): string {
   const line = text.split('\n', 1)[0].trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return line.length > max ? `${headOf(line, max - 1)}…` : line;
 }

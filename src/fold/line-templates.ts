@@ -9,6 +9,7 @@ import { ADDED_LINE } from './line-value.ts';
 import { keyArgument, trailingValues } from './key-argument.ts';
 import { toolFamily } from './tool-family.ts';
 import { isErrorLine } from './tool-outcome.ts';
+import { cutAfter, cutBefore, headOf } from '../text/safe-cut.ts';
 
 // Each message's lines are read once, into templates cached by message, call and result; a
 // fold then only places and values them.
@@ -41,7 +42,7 @@ function proseFragments(line: string): string[] {
   if (line.length <= LONG_LINE) return [line];
   return line
     .split(/(?<=[.!?;])\s+(?=\S)/)
-    .flatMap((sentence) => (sentence.length <= FRAGMENT_MAX ? [sentence] : [`${sentence.slice(0, FRAGMENT_MAX)}…`]));
+    .flatMap((sentence) => (sentence.length <= FRAGMENT_MAX ? [sentence] : [`${headOf(sentence, FRAGMENT_MAX)}…`]));
 }
 
 /** Long argument lines (one-line scripts, regexes) split at whitespace into pieces that can be kept whole. */
@@ -51,7 +52,7 @@ function argumentFragments(line: string): string[] {
   let rest = line;
   while (rest.length > LONG_LINE) {
     let cut = rest.lastIndexOf(' ', LONG_LINE);
-    if (cut < LONG_LINE / 2) cut = LONG_LINE;
+    if (cut < LONG_LINE / 2) cut = cutBefore(rest, LONG_LINE) || LONG_LINE;
     out.push(rest.slice(0, cut));
     rest = rest.slice(cut).trimStart();
   }
@@ -64,14 +65,14 @@ function outputFragments(line: string): string[] {
   if (line.length <= LONG_LINE) return [line];
   const windows: Array<[number, number]> = [];
   for (const identifier of findIdentifiers(line)) {
-    const start = Math.max(0, identifier.offset - WINDOW);
-    const end = Math.min(line.length, identifier.offset + identifier.value.length + WINDOW);
+    const start = cutBefore(line, Math.max(0, identifier.offset - WINDOW));
+    const end = cutAfter(line, Math.min(line.length, identifier.offset + identifier.value.length + WINDOW));
     const last = windows[windows.length - 1];
     if (last && start <= last[1]) last[1] = Math.max(last[1], end);
     else windows.push([start, end]);
     if (windows.length >= 6) break;
   }
-  if (!windows.length) return [`${line.slice(0, LONG_LINE)}…`];
+  if (!windows.length) return [`${headOf(line, LONG_LINE)}…`];
   return windows.map(([start, end]) => `${start > 0 ? '…' : ''}${line.slice(start, end)}${end < line.length ? '…' : ''}`);
 }
 

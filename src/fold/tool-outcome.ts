@@ -1,4 +1,5 @@
 import type { ToolResult } from '../messages/types.ts';
+import { headOf } from '../text/safe-cut.ts';
 
 export interface ToolOutcome {
   readonly status: 'ok' | 'error' | 'pending';
@@ -39,5 +40,5 @@ export function toolOutcome(results: readonly ToolResult[]): ToolOutcome {
     if (errorLine === undefined && (result.isError || lines.length < 400)) errorLine = telltaleErrorLine(lines, result.isError);
   }
   const isError = flagged || (errorLine !== undefined && lineCount <= 60);
-  return isError ? { status: 'error', errorLine: errorLine?.slice(0, 160), lineCount } : { status: 'ok', lineCount };
+  return isError ? { status: 'error', errorLine: errorLine === undefined ? undefined : headOf(errorLine, 160), lineCount } : { status: 'ok', lineCount };
 }

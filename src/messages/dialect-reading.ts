@@ -1,4 +1,6 @@
 import type { CanonicalRole, ToolCall, ToolResult } from './types.ts';
+import { isRecord } from '../text/is-record.ts';
+export { isRecord } from '../text/is-record.ts';
 
 /** What a dialect reader found in one message; `readMessage` turns it into a canonical message. */
 export interface DialectReading {
@@ -11,7 +13,6 @@ export interface DialectReading {
   readonly results: ToolResult[];
 }
 
-export const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** JSON arguments parsed; a string that is not JSON stays a string (what the model wrote). */
 export function parseArguments(raw: unknown): unknown {

@@ -1,5 +1,6 @@
 export { detectDialect } from './detect-dialect.ts';
-export { FoldInputError } from './fold-input-error.ts';
+export { FoldInputError, FoldOptionsError } from './fold-input-error.ts';
+export { checkValueShape, MAX_VALUE_DEPTH } from './value-guard.ts';
 export { argumentValues, plainMessageText } from './plain-text.ts';
 export { readMessage, SYNTHETIC_MARKER, ToolCallLedger } from './read-message.ts';
 export { fingerprintOf, Transcript, type TokenCounter } from './transcript.ts';

@@ -33,5 +33,8 @@ export function plainMessageText(message: CanonicalMessage, countsReasoning: boo
   if (countsReasoning && message.reasoning) body = body ? `${message.reasoning}\n${body}` : message.reasoning;
   let out = `<${message.sourceRole}>\n${body}`;
   for (const call of message.toolCalls) out += `\n[call ${call.name}] ${argumentValues(call.input)}`;
+  // documents and unknown blocks are counted with the prose; images and audio add `mediaTokens`
+  if (message.attachments) out += `\n${message.attachments}`;
+  if (message.opaque) out += `\n${message.opaque}`;
   return `${out}\n`;
 }

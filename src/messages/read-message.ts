@@ -1,4 +1,6 @@
 import { FoldInputError } from './fold-input-error.ts';
+import { checkValueShape } from './value-guard.ts';
+import { newPayload, readBlockPayload, type Payload } from './block-payload.ts';
 import { readModelMessage } from './read-model-message.ts';
 import { readResponsesItem } from './read-responses-item.ts';
 import type { CanonicalMessage, CanonicalRole, Dialect, ProviderMessage, ToolCall, ToolResult } from './types.ts';
@@ -7,56 +9,114 @@ import { isRecord } from '../text/is-record.ts';
 /** Text that warpfold itself wrote; never a turn boundary when a host feeds a view back. */
 export const SYNTHETIC_MARKER = '[warpfold';
 
+/** A call waiting for its result: where it sits (`<message index>.<position>`) and its name. */
+interface PendingCall {
+  readonly ref: string;
+  readonly name: string;
+  /** Set once answered, so the other queue holding this call skips it. */
+  answered: boolean;
+}
+
+/** A first-in first-out queue with a moving head: taking from the front costs O(1), not a shift. */
+class CallQueue {
+  private items: PendingCall[] = [];
+  private head = 0;
+
+  push(call: PendingCall): void {
+    this.items.push(call);
+  }
+
+  /** The oldest call not yet answered, dropping answered ones on the way. */
+  peek(): PendingCall | undefined {
+    while (this.head < this.items.length && this.items[this.head].answered) this.head++;
+    if (this.head > 1_024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return this.items[this.head];
+  }
+
+  clone(copies: Map<PendingCall, PendingCall>): CallQueue {
+    const copy = new CallQueue();
+    for (let i = this.head; i < this.items.length; i++) {
+      const item = this.items[i];
+      if (item.answered) continue;
+      let twin = copies.get(item);
+      if (!twin) copies.set(item, (twin = { ...item }));
+      copy.items.push(twin);
+    }
+    return copy;
+  }
+}
+
+/** What `close` answers: the name of the call and where it sits. */
+export interface AnsweredCall {
+  readonly name: string;
+  /** `<message index>.<position>` of the call: the same id `pairToolCalls` gives it. */
+  readonly ref: string;
+}
+
 /**
  * Pairs tool results with their calls across messages. Ids may repeat once a result came back
  * (tau-bench does this), and Gemini calls may carry no id at all, so pending calls queue per key.
+ * Gemini may also answer an id-bearing call by name only, so every call queues under its name
+ * too; each result costs O(1), so a step with 100k calls reads in linear time.
  */
 export class ToolCallLedger {
-  private readonly pendingById = new Map<string, string[]>();
-  private readonly pendingByName = new Map<string, string[]>();
+  private readonly pendingById = new Map<string, CallQueue>();
+  /** Id-less calls by name: a name-only answer takes these first. */
+  private readonly pendingByName = new Map<string, CallQueue>();
+  /** Id-bearing calls by name, for a Gemini answer that names the call but gives no id. */
+  private readonly pendingIdCallsByName = new Map<string, CallQueue>();
 
-  open(call: ToolCall, hasProviderId: boolean): void {
-    const key = hasProviderId ? call.id : `name:${call.name}`;
-    const pending = hasProviderId ? this.pendingById : this.pendingByName;
-    const queue = pending.get(key);
-    if (queue) queue.push(call.name);
-    else pending.set(key, [call.name]);
+  open(call: ToolCall, hasProviderId: boolean, ref = ''): void {
+    const pending: PendingCall = { ref, name: call.name, answered: false };
+    if (hasProviderId) {
+      queueFor(this.pendingById, call.id).push(pending);
+      queueFor(this.pendingIdCallsByName, call.name).push(pending);
+    } else queueFor(this.pendingByName, call.name).push(pending);
   }
 
-  /** Returns the name of the call answered, or undefined when no such call is pending. */
-  close(callId: string | undefined, name: string | undefined): string | undefined {
+  /** The call a result answers, or undefined when no such call is pending. */
+  close(callId: string | undefined, name: string | undefined): AnsweredCall | undefined {
     if (callId !== undefined) {
-      const queue = this.pendingById.get(callId);
-      if (queue?.length) return take(this.pendingById, callId, queue);
+      const call = take(this.pendingById, callId);
+      if (call) return call;
     }
-    if (name !== undefined) {
-      const queue = this.pendingByName.get(`name:${name}`);
-      if (queue?.length) return take(this.pendingByName, `name:${name}`, queue);
-      // Gemini may answer an id-bearing call by name only.
-      for (const [id, pendingQueue] of this.pendingById) {
-        if (pendingQueue[0] === name) {
-          pendingQueue.shift();
-          if (!pendingQueue.length) this.pendingById.delete(id);
-          return name;
-        }
-      }
-    }
+    if (name !== undefined) return take(this.pendingByName, name) ?? take(this.pendingIdCallsByName, name);
     return undefined;
   }
 
   clone(): ToolCallLedger {
     const copy = new ToolCallLedger();
-    for (const [key, queue] of this.pendingById) copy.pendingById.set(key, [...queue]);
-    for (const [key, queue] of this.pendingByName) copy.pendingByName.set(key, [...queue]);
+    const copies = new Map<PendingCall, PendingCall>();
+    for (const [source, target] of [
+      [this.pendingById, copy.pendingById],
+      [this.pendingByName, copy.pendingByName],
+      [this.pendingIdCallsByName, copy.pendingIdCallsByName],
+    ] as const)
+      for (const [key, queue] of source) target.set(key, queue.clone(copies));
     return copy;
   }
 }
 
+function queueFor(queues: Map<string, CallQueue>, key: string): CallQueue {
+  let queue = queues.get(key);
+  if (!queue) queues.set(key, (queue = new CallQueue()));
+  return queue;
+}
+
 /** Takes the oldest pending call of a key; an emptied key is dropped so the ledger holds only what is open. */
-function take(pending: Map<string, string[]>, key: string, queue: string[]): string | undefined {
-  const name = queue.shift();
-  if (!queue.length) pending.delete(key);
-  return name;
+function take(queues: Map<string, CallQueue>, key: string): PendingCall | undefined {
+  const queue = queues.get(key);
+  const call = queue?.peek();
+  if (!call) {
+    if (queue) queues.delete(key);
+    return undefined;
+  }
+  call.answered = true;
+  if (!queue!.peek()) queues.delete(key);
+  return call;
 }
 
 
@@ -75,8 +135,8 @@ function stringifyValue(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** Text of an OpenAI / Anthropic content value; non-text parts become short placeholders. */
-function contentText(content: unknown, index: number, where: string): string {
+/** Text of an OpenAI / Anthropic content value; non-text parts become short placeholders and are counted in `payload`. */
+function contentText(content: unknown, index: number, where: string, dialect: Dialect, payload: Payload): string {
   if (content === null || content === undefined) return '';
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) throw new FoldInputError(index, `${where} must be a string, an array of blocks or null, got ${typeof content}`);
@@ -84,8 +144,10 @@ function contentText(content: unknown, index: number, where: string): string {
   for (const block of content) {
     if (typeof block === 'string') pieces.push(block);
     else if (isRecord(block) && typeof block.text === 'string') pieces.push(block.text);
-    else if (isRecord(block) && typeof block.type === 'string') pieces.push(`[${block.type}]`);
-    else throw new FoldInputError(index, `${where} holds a block that is neither text nor a typed block`);
+    else if (isRecord(block) && typeof block.type === 'string') {
+      pieces.push(`[${block.type}]`);
+      readBlockPayload(block, dialect, payload);
+    } else throw new FoldInputError(index, `${where} holds a block that is neither text nor a typed block`);
   }
   return pieces.join('\n');
 }
@@ -116,10 +178,11 @@ interface Parts {
   reasoning: string[];
   calls: ToolCall[];
   results: ToolResult[];
+  payload: Payload;
 }
 
 function readOpenAi(message: ProviderMessage, role: CanonicalRole, index: number, ledger: ToolCallLedger, parts: Parts): void {
-  parts.text.push(contentText(message.content, index, 'content'));
+  parts.text.push(contentText(message.content, index, 'content', 'openai', parts.payload));
   if (typeof message.reasoning_content === 'string') parts.reasoning.push(message.reasoning_content);
   if (message.tool_calls !== undefined && message.tool_calls !== null) {
     if (role !== 'assistant') throw new FoldInputError(index, `tool_calls on a ${role} message`);
@@ -128,17 +191,19 @@ function readOpenAi(message: ProviderMessage, role: CanonicalRole, index: number
       const fn = isRecord(raw) ? raw.function : undefined;
       if (!isRecord(raw) || !isRecord(fn) || typeof fn.name !== 'string') throw new FoldInputError(index, `tool_calls[${n}] needs function.name`);
       const hasId = typeof raw.id === 'string' && raw.id !== '';
-      const call: ToolCall = { id: hasId ? (raw.id as string) : `#${index}.${n}`, name: fn.name, input: parseArguments(fn.arguments) };
-      ledger.open(call, hasId);
+      const input = parseArguments(fn.arguments);
+      if (typeof fn.arguments === 'string') checkValueShape(input, index, `tool_calls[${n}].function.arguments`);
+      const call: ToolCall = { id: hasId ? (raw.id as string) : `#${index}.${n}`, name: fn.name, input };
+      ledger.open(call, hasId, `${index}.${parts.calls.length}`);
       parts.calls.push(call);
     });
   }
   if (role === 'tool') {
     const callId = typeof message.tool_call_id === 'string' ? message.tool_call_id : undefined;
     const fallbackName = typeof message.name === 'string' ? message.name : undefined;
-    const name = ledger.close(callId, callId === undefined ? fallbackName : undefined);
-    if (name === undefined) throw new FoldInputError(index, `tool result ${JSON.stringify(callId ?? fallbackName ?? '')} answers no pending tool call`);
-    parts.results.push({ callId: callId ?? `name:${name}`, name, text: parts.text.pop() ?? '', isError: false });
+    const answered = ledger.close(callId, callId === undefined ? fallbackName : undefined);
+    if (answered === undefined) throw new FoldInputError(index, `tool result ${JSON.stringify(callId ?? fallbackName ?? '')} answers no pending tool call`);
+    parts.results.push({ callId: callId ?? `name:${answered.name}`, name: answered.name, callRef: answered.ref, text: parts.text.pop() ?? '', isError: false });
   }
 }
 
@@ -165,19 +230,23 @@ function readAnthropic(message: ProviderMessage, index: number, ledger: ToolCall
         if (typeof block.name !== 'string') throw new FoldInputError(index, `content[${n}] tool_use needs a name`);
         const hasId = typeof block.id === 'string' && block.id !== '';
         const call: ToolCall = { id: hasId ? (block.id as string) : `#${index}.${n}`, name: block.name, input: block.input ?? {} };
-        ledger.open(call, hasId);
+        ledger.open(call, hasId, `${index}.${parts.calls.length}`);
         parts.calls.push(call);
         return;
       }
       case 'tool_result': {
         const callId = typeof block.tool_use_id === 'string' ? block.tool_use_id : undefined;
-        const name = ledger.close(callId, undefined);
-        if (name === undefined) throw new FoldInputError(index, `content[${n}] tool_result ${JSON.stringify(callId ?? '')} answers no pending tool_use`);
-        parts.results.push({ callId: callId as string, name, text: contentText(block.content, index, `content[${n}].content`), isError: block.is_error === true });
+        const answered = ledger.close(callId, undefined);
+        if (answered === undefined) throw new FoldInputError(index, `content[${n}] tool_result ${JSON.stringify(callId ?? '')} answers no pending tool_use`);
+        parts.results.push({ callId: callId as string, name: answered.name, callRef: answered.ref, text: contentText(block.content, index, `content[${n}].content`, 'anthropic', parts.payload), isError: block.is_error === true });
         return;
       }
       default:
-        parts.text.push(typeof block.text === 'string' ? block.text : `[${String(block.type ?? 'block')}]`);
+        if (typeof block.text === 'string') parts.text.push(block.text);
+        else {
+          parts.text.push(`[${String(block.type ?? 'block')}]`);
+          readBlockPayload(block, 'anthropic', parts.payload);
+        }
     }
   });
 }
@@ -194,19 +263,20 @@ function readGemini(message: ProviderMessage, index: number, ledger: ToolCallLed
       if (typeof fn.name !== 'string') throw new FoldInputError(index, `parts[${n}].functionCall needs a name`);
       const hasId = typeof fn.id === 'string' && fn.id !== '';
       const call: ToolCall = { id: hasId ? (fn.id as string) : `#${index}.${n}`, name: fn.name, input: fn.args ?? {} };
-      ledger.open(call, hasId);
+      ledger.open(call, hasId, `${index}.${parts.calls.length}`);
       parts.calls.push(call);
     } else if (isRecord(part.functionResponse)) {
       const response = part.functionResponse;
       const callId = typeof response.id === 'string' && response.id !== '' ? response.id : undefined;
-      const name = ledger.close(callId, typeof response.name === 'string' ? response.name : undefined);
-      if (name === undefined) throw new FoldInputError(index, `parts[${n}].functionResponse ${JSON.stringify(callId ?? response.name ?? '')} answers no pending functionCall`);
+      const answered = ledger.close(callId, typeof response.name === 'string' ? response.name : undefined);
+      if (answered === undefined) throw new FoldInputError(index, `parts[${n}].functionResponse ${JSON.stringify(callId ?? response.name ?? '')} answers no pending functionCall`);
       const body = isRecord(response.response) ? response.response : {};
       const text = stringifyValue(body.output ?? body.result ?? body.content ?? (body.error === undefined ? response.response : body.error));
-      parts.results.push({ callId: callId ?? `name:${name}`, name, text, isError: body.error !== undefined });
+      parts.results.push({ callId: callId ?? `name:${answered.name}`, name: answered.name, callRef: answered.ref, text, isError: body.error !== undefined });
     } else {
       const kind = Object.keys(part)[0] ?? 'part';
       parts.text.push(`[${kind}]`);
+      readBlockPayload(part, 'gemini', parts.payload);
     }
   });
 }
@@ -214,20 +284,29 @@ function readGemini(message: ProviderMessage, index: number, ledger: ToolCallLed
 /** Reads one provider message into canonical form, pairing results through the ledger. */
 export function readMessage(message: unknown, index: number, dialect: Dialect, ledger: ToolCallLedger): CanonicalMessage {
   if (!isRecord(message)) throw new FoldInputError(index, `expected a message object, got ${message === null ? 'null' : Array.isArray(message) ? 'an array' : typeof message}`);
+  // every later walk (arguments, fingerprints, the host's JSON.stringify) may then recurse safely
+  checkValueShape(message, index);
   if (dialect === 'openai-responses' || dialect === 'ai-sdk') {
     const reading = dialect === 'ai-sdk' ? readModelMessage(message, index, ledger) : readResponsesItem(message, index, ledger);
     return canonicalMessage(index, reading.role, reading.sourceRole, reading);
   }
   const role = roleOf(message.role, dialect, index);
-  const parts: Parts = { text: [], reasoning: [], calls: [], results: [] };
+  const parts: Parts = { text: [], reasoning: [], calls: [], results: [], payload: newPayload() };
   if (dialect === 'openai') readOpenAi(message, role, index, ledger, parts);
   else if (dialect === 'anthropic') readAnthropic(message, index, ledger, parts);
   else readGemini(message, index, ledger, parts);
   return canonicalMessage(index, role, message.role as string, parts);
 }
 
-function canonicalMessage(index: number, role: CanonicalRole, sourceRole: string, parts: Parts): CanonicalMessage {
+function canonicalMessage(index: number, role: CanonicalRole, sourceRole: string, parts: Omit<Parts, 'payload'> & { readonly payload?: Payload }): CanonicalMessage {
   const text = parts.text.filter((piece) => piece !== '').join('\n');
   const isTurnBoundary = role === 'user' && text.trim() !== '' && !text.startsWith(SYNTHETIC_MARKER);
-  return { index, role, sourceRole, text, reasoning: parts.reasoning.join('\n'), toolCalls: parts.calls, toolResults: parts.results, isTurnBoundary };
+  const payload = parts.payload;
+  return {
+    index, role, sourceRole, text, reasoning: parts.reasoning.join('\n'), toolCalls: parts.calls, toolResults: parts.results, isTurnBoundary,
+    // most messages are prose only: the payload fields appear only when there is something to count
+    ...(payload?.attachments.length ? { attachments: payload.attachments.join('\n') } : {}),
+    ...(payload?.opaque.length ? { opaque: payload.opaque.join('\n') } : {}),
+    ...(payload?.mediaTokens ? { mediaTokens: payload.mediaTokens } : {}),
+  };
 }

@@ -83,7 +83,7 @@ export function readModelMessage(message: ProviderMessage, index: number, ledger
         if (typeof part.toolName !== 'string') throw new FoldInputError(index, `${where}.toolName must be a string`);
         if (!('input' in part)) throw new FoldInputError(index, `${where}.input is missing`);
         const call: ToolCall = { id: part.toolCallId, name: part.toolName, input: part.input ?? {} };
-        ledger.open(call, true);
+        ledger.open(call, true, `${index}.${reading.calls.length}`);
         reading.calls.push(call);
         return;
       }
@@ -91,9 +91,9 @@ export function readModelMessage(message: ProviderMessage, index: number, ledger
         if (role !== 'tool' && role !== 'assistant') throw new FoldInputError(index, `${where} is a tool-result on a ${role} message`);
         if (typeof part.toolCallId !== 'string' || part.toolCallId === '') throw new FoldInputError(index, `${where}.toolCallId must be a non-empty string`);
         const { text, isError } = outputOf(part.output, index, where);
-        const name = ledger.close(part.toolCallId, undefined);
-        if (name === undefined) throw new FoldInputError(index, `${where} tool-result ${JSON.stringify(part.toolCallId)} answers no pending tool-call`);
-        reading.results.push({ callId: part.toolCallId, name, text, isError });
+        const answered = ledger.close(part.toolCallId, undefined);
+        if (answered === undefined) throw new FoldInputError(index, `${where} tool-result ${JSON.stringify(part.toolCallId)} answers no pending tool-call`);
+        reading.results.push({ callId: part.toolCallId, name: answered.name, callRef: answered.ref, text, isError });
         return;
       }
       case 'tool-approval-request':

@@ -141,7 +141,7 @@ export function readResponsesItem(item: ProviderMessage, index: number, ledger: 
     const callId = requireString(item, 'call_id', index);
     const name = call.name ?? requireString(item, 'name', index);
     const toolCall: ToolCall = { id: callId, name, input: callInput(item, index) };
-    ledger.open(toolCall, true);
+    ledger.open(toolCall, true, `${index}.${reading.calls.length}`);
     reading.calls.push(toolCall);
     return reading;
   }
@@ -149,10 +149,10 @@ export function readResponsesItem(item: ProviderMessage, index: number, ledger: 
     // local_shell_call_output names its call by `id` in the published type, by `call_id` in the guides
     const callId = typeof item.call_id === 'string' ? item.call_id : type === 'local_shell_call_output' && typeof item.id === 'string' ? item.id : undefined;
     if (callId === undefined) throw new FoldInputError(index, `${type} needs a string call_id`);
-    const name = ledger.close(callId, undefined);
-    if (name === undefined) throw new FoldInputError(index, `${type} ${JSON.stringify(callId)} answers no pending call`);
+    const answered = ledger.close(callId, undefined);
+    if (answered === undefined) throw new FoldInputError(index, `${type} ${JSON.stringify(callId)} answers no pending call`);
     const { text, isError } = outputOf(item, index);
-    reading.results.push({ callId, name, text, isError });
+    reading.results.push({ callId, name: answered.name, callRef: answered.ref, text, isError });
     return { ...reading, role: 'tool', sourceRole: 'tool' };
   }
   if (type === 'reasoning') reading.reasoning.push(reasoningText(item));

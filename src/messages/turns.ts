@@ -1,17 +1,22 @@
 import { Transcript } from './transcript.ts';
-import { readMessage, ToolCallLedger } from './read-message.ts';
+import { readMessage, ToolCallLedger, type AnsweredCall } from './read-message.ts';
 import { detectDialect } from './detect-dialect.ts';
-import type { ProviderMessage, Turn } from './types.ts';
+import type { CanonicalMessage, Dialect, ProviderMessage, Turn } from './types.ts';
 
 /** Whether a message starts a turn: real user text, not tool results and not warpfold's own synthetic text. */
 export function isUserTurnBoundary(message: ProviderMessage, dialect = detectDialect([message])): boolean {
   return readMessage(message, 0, dialect, new PermissiveLedger()).isTurnBoundary;
 }
 
+/** Reads one message out of context (its results pair with anything): for measuring a copy of a message already read. */
+export function readDetachedMessage(message: ProviderMessage, index: number, dialect: Dialect): CanonicalMessage {
+  return readMessage(message, index, dialect, new PermissiveLedger());
+}
+
 /** A ledger that pairs anything: boundary checks (and clip measurements) look at one message out of context. */
 export class PermissiveLedger extends ToolCallLedger {
-  override close(callId: string | undefined, name: string | undefined): string {
-    return name ?? callId ?? 'tool';
+  override close(callId: string | undefined, name: string | undefined): AnsweredCall {
+    return { name: name ?? callId ?? 'tool', ref: '' };
   }
 }
 

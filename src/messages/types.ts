@@ -22,6 +22,11 @@ export interface ToolResult {
   readonly callId: string;
   /** Name of the call this result answers, when it could be paired. */
   readonly name: string;
+  /**
+   * `<message index>.<position>` of the call this result answers, as the reader paired it over
+   * the whole history. Absent on results built by hand; `pairToolCalls` then pairs by id and name.
+   */
+  readonly callRef?: string;
   readonly text: string;
   readonly isError: boolean;
 }
@@ -40,6 +45,15 @@ export interface CanonicalMessage {
   readonly toolResults: readonly ToolResult[];
   /** Real user text: where a new turn starts. */
   readonly isTurnBoundary: boolean;
+  /** Text of attached documents, search results and code parts: counted, and cut by a clip like prose. */
+  readonly attachments?: string;
+  /** Blocks of kinds warpfold does not read, serialized: counted whole by their size, never cut. */
+  readonly opaque?: string;
+  /**
+   * Tokens of payloads that are not text (images, audio, video), estimated per provider
+   * (`src/messages/media-tokens.ts`) and added to the counted plain rendering.
+   */
+  readonly mediaTokens?: number;
 }
 
 /** A span of messages that begins at real user text (or at the start of the history). */

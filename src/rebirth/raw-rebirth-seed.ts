@@ -6,6 +6,7 @@ import { estimateTokens } from '../text/estimate-tokens.ts';
 import { renderTaskRail } from '../task-rail/render-task-rail.ts';
 import type { TaskRail } from '../task-rail/types.ts';
 import { closetSection, editDeltaLines, pairSteps, workspaceLines } from './seed-sections.ts';
+import { headOf } from '../text/safe-cut.ts';
 
 export const REBIRTH_SEED_DIRECTIVE =
   '[warpfold rebirth seed] The conversation was reset to stay within its context budget. Below is a deterministic record of it: ' +
@@ -55,7 +56,7 @@ function fitLines(lines: readonly string[], budget: number, keepNewest: boolean)
 function clipText(text: string, budget: number): string {
   if (estimateTokens(text) <= budget) return text;
   // one long line is cut by characters rather than dropped whole
-  if (!text.includes('\n')) return `${text.slice(0, Math.max(40, Math.floor(budget * 3)))}…`;
+  if (!text.includes('\n')) return `${headOf(text, Math.max(40, Math.floor(budget * 3)))}…`;
   const lines = text.split('\n');
   const head = fitLines(lines, budget * 0.5, false);
   const tail = fitLines(lines.slice(head.split('\n').length), budget * 0.45, true);
@@ -91,12 +92,15 @@ export function buildSeedFromCanonical(messages: readonly CanonicalMessage[], op
 
   const threadStart = Math.max(0, instructionIndex);
   const threadLines: string[] = [];
+  // steps come in message order: one pass over both keeps this linear in calls
+  let step = 0;
   for (const message of messages.slice(threadStart)) {
+    while (step < steps.length && steps[step].index < message.index) step++;
     if (message === live || message === instruction) continue;
-    if (message.role === 'assistant' && message.text.trim()) threadLines.push(message.text.trim().split('\n')[0].slice(0, 240));
-    for (const step of steps) if (step.index === message.index && message.toolCalls.includes(step.call)) threadLines.push(skeletonLine(step.call, step.results, 120));
+    if (message.role === 'assistant' && message.text.trim()) threadLines.push(headOf(message.text.trim().split('\n')[0], 240));
+    for (; step < steps.length && steps[step].index === message.index; step++) threadLines.push(skeletonLine(steps[step].call, steps[step].results, 120));
   }
-  const userTurns = messages.filter((message) => message.isTurnBoundary && message !== live).map((message) => `» ${message.text.trim().split('\n')[0].slice(0, 200)}`);
+  const userTurns = messages.filter((message) => message.isTurnBoundary && message !== live).map((message) => `» ${headOf(message.text.trim().split('\n')[0], 200)}`);
   const present = first.join('\n');
   const sections: RebirthSeedSection[] = [
     { title: 'READ FIRST: last messages', body: first.join('\n\n') },

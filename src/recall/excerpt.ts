@@ -1,4 +1,5 @@
 import type { TokenCounter } from '../messages/transcript.ts';
+import { cutAfter, cutBefore, headOf } from '../text/safe-cut.ts';
 
 const GAP_TOKENS = 10;
 
@@ -10,12 +11,13 @@ function gapLine(from: number, to: number): string {
 function clipLine(line: string, focus: number, budgetTokens: number, countTokens: TokenCounter): string {
   let width = Math.max(16, budgetTokens * 3);
   for (let attempt = 0; attempt < 8; attempt++) {
-    const start = Math.max(0, Math.min(focus - Math.floor(width / 3), line.length - width));
-    const piece = `${start > 0 ? '…' : ''}${line.slice(start, start + width)}${start + width < line.length ? '…' : ''}`;
+    const start = cutAfter(line, Math.max(0, Math.min(focus - Math.floor(width / 3), line.length - width)));
+    const end = cutBefore(line, start + width);
+    const piece = `${start > 0 ? '…' : ''}${line.slice(start, end)}${end < line.length ? '…' : ''}`;
     if (countTokens(piece) <= budgetTokens || width <= 16) return piece;
     width = Math.floor(width * 0.7);
   }
-  return line.slice(0, 16);
+  return headOf(line, 16);
 }
 
 function render(lines: readonly string[], windows: ReadonlyArray<readonly [number, number]>): string {

@@ -8,6 +8,7 @@ import { pairToolCalls, type PairedToolCall } from '../messages/pair-tool-calls.
 import { stripRecallCards } from './recall-card.ts';
 import { findPathMentions } from './path-mentions.ts';
 import type { PathTouch } from './shell-touches.ts';
+import { headOf } from '../text/safe-cut.ts';
 
 /** One folded tool call: what was asked, what came back, what the agent made of it. */
 export interface FoldEntry {
@@ -78,7 +79,7 @@ function conclusionAfter(messages: readonly CanonicalMessage[], from: number, ch
     if (message.role !== 'assistant') continue;
     const text = message.text.trim();
     if (text === '') return { text: '', index: null };
-    return { text: text.length > chars ? `${text.slice(0, chars - 1)}…` : text, index: i };
+    return { text: text.length > chars ? `${headOf(text, chars - 1)}…` : text, index: i };
   }
   return { text: '', index: null };
 }

@@ -1,11 +1,9 @@
 import { buildBand, type Band } from '../fold/build-band.ts';
 import type { ClippedMessage } from '../freeze/freeze-state.ts';
 import { countsReasoningIn, plainMessageText } from '../messages/plain-text.ts';
-import { readMessage } from '../messages/read-message.ts';
-import { PermissiveLedger } from '../messages/turns.ts';
 import type { TokenCounter, Transcript } from '../messages/transcript.ts';
-import type { CanonicalMessage } from '../messages/types.ts';
-import { clipProviderMessage, clipText } from '../messages/write-synthetic.ts';
+import { readDetachedMessage } from '../messages/turns.ts';
+import { clipProviderMessage } from '../messages/write-synthetic.ts';
 import type { LineValueWeights } from '../fold/line-value.ts';
 import { latestInstruction, type FoldPlanInput } from './plan-fold.ts';
 
@@ -18,8 +16,14 @@ export interface ClipPlan {
   readonly viewTokens: number;
 }
 
-function clippedCanonical(message: CanonicalMessage, maxChars: number): CanonicalMessage {
-  return { ...message, text: clipText(message.text, maxChars), reasoning: clipText(message.reasoning, maxChars), toolResults: message.toolResults.map((result) => ({ ...result, text: clipText(result.text, maxChars) })) };
+/**
+ * Tokens of message `index` as the view will show it clipped: the clipped copy itself is read
+ * and counted, so what a clip cannot cut (thinking, opaque blocks, images) still counts in full.
+ */
+function clippedTokens(transcript: Transcript, index: number, maxChars: number, countTokens: TokenCounter): number {
+  const dialect = transcript.dialect;
+  const copy = readDetachedMessage(clipProviderMessage(transcript.source(index), maxChars, dialect), index, dialect);
+  return countTokens(plainMessageText(copy, countsReasoningIn(dialect))) + (copy.mediaTokens ?? 0);
 }
 
 /**
@@ -45,12 +49,6 @@ export function clipTail(transcript: Transcript, input: ClipInput, limit: number
   } else cut = Math.max(cut, input.coveredEnd);
   const bandTokens = bands.reduce((sum, band) => sum + band.tokens + ackTokens, 0);
   let room = limit - fixed - bandTokens;
-  const dialect = transcript.dialect;
-  const countsReasoning = countsReasoningIn(dialect);
-  // Responses items and AI SDK messages are measured as clipped, read back: their clips leave reasoning and calls whole
-  const exact = dialect === 'openai-responses' || dialect === 'ai-sdk';
-  const clippedTokens = (index: number, maxChars: number) =>
-    countTokens(plainMessageText(exact ? readMessage(clipProviderMessage(transcript.source(index), maxChars, dialect), index, dialect, new PermissiveLedger()) : clippedCanonical(transcript.messages[index], maxChars), countsReasoning));
   const order = [];
   for (let i = cut; i < end; i++) order.push(i);
   order.sort((a, b) => transcript.tokens[b] - transcript.tokens[a]);
@@ -62,10 +60,10 @@ export function clipTail(transcript: Transcript, input: ClipInput, limit: number
     const allowance = Math.floor((room - others) * 0.9);
     if (allowance < 64) continue;
     let maxChars = allowance * 3;
-    let tokens = clippedTokens(index, maxChars);
+    let tokens = clippedTokens(transcript, index, maxChars, countTokens);
     while (tokens > allowance && maxChars > 200) {
       maxChars = Math.floor(maxChars * 0.75);
-      tokens = clippedTokens(index, maxChars);
+      tokens = clippedTokens(transcript, index, maxChars, countTokens);
     }
     if (tokens > allowance) continue;
     clipped[String(index)] = { maxChars, tokens: tokens + 16 };

@@ -6,7 +6,8 @@ import { decodeSavedState } from '../freeze/decode-saved-state.ts';
 import { encodeSavedState } from '../freeze/encode-saved-state.ts';
 import { FoldStateError } from '../freeze/fold-state-error.ts';
 import { COUNTER_PROBE, type SavedFoldSession } from '../freeze/saved-format.ts';
-import { FoldInputError } from '../messages/fold-input-error.ts';
+import { FoldOptionsError } from '../messages/fold-input-error.ts';
+import { checkedCounter, checkPrepareOptions, checkSessionOptions } from './check-options.ts';
 import { Transcript, type TokenCounter } from '../messages/transcript.ts';
 import type { ProviderMessage } from '../messages/types.ts';
 import { clipProviderMessage, writeSyntheticMessage } from '../messages/write-synthetic.ts';
@@ -104,16 +105,18 @@ export class FoldSession {
   /** Receipts of this session object's calls that sealed bands (per process: not in snapshots); null when not kept. */
   private readonly receiptLog: PendingReceipt[] | null;
 
-  constructor(options: FoldSessionOptions = {}) {
+  constructor(given: FoldSessionOptions = {}) {
+    const options = checkSessionOptions(given) as FoldSessionOptions;
     const ceiling = options.pressureCeiling ?? options.budget?.pressureCeilingTokens ?? DEFAULT_FOLD_PRESSURE_CEILING_TOKENS;
-    if (ceiling !== false && !(Number.isFinite(ceiling) && ceiling >= 1_000)) throw new FoldInputError(-1, `pressureCeiling must be false or a number of tokens ≥ 1,000, got ${String(ceiling)}`);
+    if (ceiling !== false && !(typeof ceiling === 'number' && Number.isFinite(ceiling) && ceiling >= 1_000)) throw new FoldOptionsError('pressureCeiling', `pressureCeiling must be false or a number of tokens ≥ 1,000, got ${typeof ceiling === 'string' ? JSON.stringify(ceiling) : String(ceiling)}`);
     this.ceiling = ceiling === false ? null : Math.floor(ceiling);
     this.config = resolveFoldConfig(options.foldConfig, this.ceiling);
     const freeze = options.freeze;
     this.freezeConfig = freeze === false ? { ...DEFAULT_FREEZE_CONFIG, enabled: false } : { ...DEFAULT_FREEZE_CONFIG, ...(typeof freeze === 'object' ? freeze : {}) };
-    this.countTokens = options.countTokens ?? estimateTokens;
+    // the transcript checks its own counts (naming the message); every other count goes through the check
+    this.countTokens = options.countTokens ? checkedCounter(options.countTokens) : estimateTokens;
     this.now = options.now ?? (() => Date.now());
-    this.transcript = new Transcript(this.countTokens);
+    this.transcript = new Transcript(options.countTokens ?? estimateTokens);
     this.lineTokens = new LineTokenCache(this.countTokens);
     this.configFingerprint = fnv1a(JSON.stringify([this.config, this.ceiling]));
     this.counterProbe = this.countTokens(COUNTER_PROBE);
@@ -166,9 +169,27 @@ export class FoldSession {
     return { epochs: this.state.epochs, hotReuses: this.state.hotReuses, calls: this.state.calls };
   }
 
-  prepare(history: readonly ProviderMessage[], options: FoldPrepareOptions = {}): FoldOutcome {
+  /**
+   * The view of `history` for the next model call. Transactional: when it throws (bad input, a
+   * bad option, a counter that fails), the session is exactly as it was before the call.
+   */
+  prepare(history: readonly ProviderMessage[], options?: FoldPrepareOptions): FoldOutcome {
+    const checked = checkPrepareOptions(options);
+    const saved = { state: this.state, prefix: this.prefix, prefixBuilt: this.prefixBuilt, ackTokens: this.ackTokens, prefixChars: this.prefixChars, needsVerification: this.needsVerification, fingerprintPending: this.fingerprintPending };
+    try {
+      const outcome = this.prepareChecked(history, checked);
+      this.transcript.commit();
+      return outcome;
+    } catch (error) {
+      ({ state: this.state, prefix: this.prefix, prefixBuilt: this.prefixBuilt, ackTokens: this.ackTokens, prefixChars: this.prefixChars, needsVerification: this.needsVerification, fingerprintPending: this.fingerprintPending } = saved);
+      this.transcript.rollback();
+      this.recallLane?.forget();
+      throw error;
+    }
+  }
+
+  private prepareChecked(history: readonly ProviderMessage[], options: FoldPrepareOptions): FoldOutcome {
     const measured = options.measuredInputTokens;
-    if (measured !== undefined && !(Number.isFinite(measured) && measured >= 0)) throw new FoldInputError(-1, `measuredInputTokens must be a non-negative number, got ${String(measured)}`);
     let changedAt = this.transcript.sync(history);
     let restoredMismatch = false;
     if (this.needsVerification) {
@@ -182,6 +203,8 @@ export class FoldSession {
         this.prefixBuilt = false;
       }
     }
+    // a restored session knows only how long the history was, so a shrink is all either may act on
+    if (this.transcript.length < this.state.seenLength) this.forgetTailFrom(this.transcript.length);
     const transcript = this.transcript;
     const now = this.now();
     const calibration = this.calibrate(measured);
@@ -219,6 +242,19 @@ export class FoldSession {
     else outcome = this.refold(history, decision.reason, decision.rebuild, now, limit, options);
     this.state = { ...this.state, seenLength: transcript.length };
     return outcome;
+  }
+
+  /**
+   * The history shrank to `index` messages: recall cards pinned after messages that are gone and
+   * clips of them no longer apply (they would point past the history, and the saved state would
+   * refuse them). The sealed prefix is untouched.
+   */
+  private forgetTailFrom(index: number): void {
+    const state = this.state;
+    const cards = state.cards.filter((card) => card.afterIndex < index);
+    const clipped = Object.fromEntries(Object.entries(state.clipped).filter(([at]) => Number(at) < index));
+    if (cards.length === state.cards.length && Object.keys(clipped).length === Object.keys(state.clipped).length) return;
+    this.state = { ...state, cards, clipped, seenLength: index };
   }
 
   /** Adds recall cards for what the newest messages touch again; returns how many. */

@@ -33,6 +33,12 @@ export class RecallLane {
     private readonly countTokens: TokenCounter,
   ) {}
 
+  /** Drops the page table: a failed call may have built it over a history the session does not keep. */
+  forget(): void {
+    this.index = null;
+    this.indexKey = '';
+  }
+
   /**
    * Cards for messages [from, end) that fit in `roomTokens`. Cards attach after the newest
    * message only when it leaves no call waiting for its result, so pairing stays valid.

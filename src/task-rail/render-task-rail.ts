@@ -1,5 +1,6 @@
 import { taskRailProgress } from './progress.ts';
 import type { TaskRail, TaskRailStep, TaskStepStatus } from './types.ts';
+import { headOf } from '../text/safe-cut.ts';
 
 /** ASCII marks survive any transport and any tokenizer. */
 export const TASK_STEP_MARKS: Readonly<Record<TaskStepStatus, string>> = Object.freeze({
@@ -15,7 +16,7 @@ const evidenceLimit = 160;
 
 function oneLine(value: string, limit: number): string {
   const flat = value.replace(/\s+/gu, ' ').trim();
-  return flat.length <= limit ? flat : `${flat.slice(0, limit - 1)}…`;
+  return flat.length <= limit ? flat : `${headOf(flat, limit - 1)}…`;
 }
 
 function stepLine(step: TaskRailStep, position: number): string {

@@ -164,9 +164,12 @@ const ANTHROPIC_BLOCK_KEYS: Record<string, Set<string>> = {
   redacted_thinking: new Set(['type', 'data']),
   tool_use: new Set(['type', 'id', 'name', 'input', 'cache_control']),
   tool_result: new Set(['type', 'tool_use_id', 'content', 'is_error', 'cache_control']),
+  image: new Set(['type', 'source', 'cache_control']),
+  document: new Set(['type', 'source', 'title', 'context', 'citations', 'cache_control']),
+  search_result: new Set(['type', 'source', 'title', 'content', 'citations', 'cache_control']),
 };
 const GEMINI_MESSAGE_KEYS = new Set(['role', 'parts']);
-const GEMINI_PART_KEYS = new Set(['text', 'thought', 'thoughtSignature', 'functionCall', 'functionResponse']);
+const GEMINI_PART_KEYS = new Set(['text', 'thought', 'thoughtSignature', 'functionCall', 'functionResponse', 'inlineData', 'fileData', 'executableCode', 'codeExecutionResult']);
 // Responses input items, from the openai package's ResponseInputItem types
 const RESPONSES_ITEM_KEYS: Record<string, Set<string>> = {
   message: new Set(['type', 'id', 'role', 'content', 'status', 'phase']),
