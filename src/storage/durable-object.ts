@@ -14,7 +14,7 @@ import type { Episode } from '../episodes/types.ts';
 import type { EpisodeStore } from '../episodes/episode-store.ts';
 import type { TaskRail } from '../task-rail/types.ts';
 import { episodeOrderKey, episodePathsByBasename, findLimit, newestFirst, rankIndexEntries, takeRanked, wantedPaths, type EpisodeOrderKey, type PathIndexEntry } from './episode-lookup.ts';
-import { checkExpectedVersion, checkId, corruptionReporter, decodeEpisode, decodeRail, decodeSession, encodeEpisode, encodeRail, encodeSession, jsonText } from './record-format.ts';
+import { usableRecord, checkExpectedVersion, checkId, corruptionReporter, decodeEpisode, decodeRail, decodeSession, encodeEpisode, encodeRail, encodeSession, jsonText } from './record-format.ts';
 import { sortIds } from './sort-ids.ts';
 import { CorruptRecordError, SessionConflictError, StorageError } from './storage-errors.ts';
 import type { JsonValue, RailStore, SessionStore, StorageOptions, WarpfoldStorage } from './storage-types.ts';
@@ -98,11 +98,7 @@ export function createDurableObjectStore(storage: DurableObjectSqlStorage, optio
   };
   const readEpisode = (row: Record<string, SqlValue>, found: CorruptRecordError[]): Episode | undefined => {
     const decoded = decodeEpisode(String(row.id), String(row.id), row.record);
-    if (decoded instanceof CorruptRecordError) {
-      found.push(decoded);
-      return undefined;
-    }
-    return decoded;
+    return usableRecord(decoded, (error) => found.push(error));
   };
 
   const episodes: EpisodeStore = {
@@ -204,11 +200,7 @@ export function createDurableObjectStore(storage: DurableObjectSqlStorage, optio
         const row = sql.exec('SELECT record FROM warpfold_rails WHERE id = ?', id).toArray()[0];
         if (row === undefined) return undefined;
         const decoded = decodeRail(`rail/${id}`, id, row.record);
-        if (decoded instanceof CorruptRecordError) {
-          found.push(decoded);
-          return undefined;
-        }
-        return decoded;
+        return usableRecord(decoded, (error) => found.push(error));
       });
     },
     async save(rail) {

@@ -18,7 +18,7 @@ import type { Episode } from '../episodes/types.ts';
 import type { TaskRail } from '../task-rail/types.ts';
 import { findLimit, newestFirst, touchesAny, wantedPaths } from './episode-lookup.ts';
 import { episodeRow, INDEXEDDB_SCHEMA_VERSION, pathSuffixes, sessionRange, spellingRange, upgradeSchema, type WarpfoldDatabase } from './indexeddb-schema.ts';
-import { checkExpectedVersion, checkId, corruptionReporter, decodeEpisode, decodeRail, decodeSession, encodeEpisode, encodeRail, encodeSession, jsonText } from './record-format.ts';
+import { usableRecord, checkExpectedVersion, checkId, corruptionReporter, decodeEpisode, decodeRail, decodeSession, encodeEpisode, encodeRail, encodeSession, jsonText } from './record-format.ts';
 import { sortIds } from './sort-ids.ts';
 import { CorruptRecordError, IndexedDbUnavailableError, SessionConflictError, StorageError, StorageQuotaError, UpgradeBlockedError } from './storage-errors.ts';
 import type { RailStore, SessionStore, StorageOptions, WarpfoldStorage } from './storage-types.ts';
@@ -129,11 +129,7 @@ export function createIndexedDbStore(options: IndexedDbStoreOptions): IndexedDbS
   const readEpisode = (row: { id: string; text: unknown } | undefined, found: CorruptRecordError[]): Episode | undefined => {
     if (row === undefined) return undefined;
     const decoded = decodeEpisode(`episodes/${row.id}`, row.id, row.text);
-    if (decoded instanceof CorruptRecordError) {
-      found.push(decoded);
-      return undefined;
-    }
-    return decoded;
+    return usableRecord(decoded, (error) => found.push(error));
   };
 
   const episodes: EpisodeStore = {
@@ -255,11 +251,7 @@ export function createIndexedDbStore(options: IndexedDbStoreOptions): IndexedDbS
         const row = await db.get('rails', id);
         if (row === undefined) return undefined;
         const decoded = decodeRail(`rails/${id}`, id, row.text);
-        if (decoded instanceof CorruptRecordError) {
-          found.push(decoded);
-          return undefined;
-        }
-        return decoded;
+        return usableRecord(decoded, (error) => found.push(error));
       });
     },
     async save(rail) {

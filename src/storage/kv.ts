@@ -35,7 +35,7 @@ import type { TaskRail } from '../task-rail/types.ts';
 import { fnv1a } from '../text/hash.ts';
 import { episodeBasenames, episodeOrderKey, episodePathsByBasename, findLimit, newestFirst, rankIndexEntries, selectByPaths, takeRankedAsync, wantedPaths, type EpisodeOrderKey, type PathIndexEntry } from './episode-lookup.ts';
 import { checkKey, checkValue, fitsKey, KV_LIST_PAGE_SIZE } from './kv-limits.ts';
-import { checkExpectedVersion, checkId, corruptionReporter, decodeEpisode, decodeRail, decodeSession, encodeEpisode, encodeRail, encodeSession, jsonText } from './record-format.ts';
+import { usableRecord, checkExpectedVersion, checkId, corruptionReporter, decodeEpisode, decodeRail, decodeSession, encodeEpisode, encodeRail, encodeSession, jsonText } from './record-format.ts';
 import { sortIds } from './sort-ids.ts';
 import { CorruptRecordError, SessionConflictError } from './storage-errors.ts';
 import type { RailStore, SessionStore, StorageOptions, WarpfoldStorage } from './storage-types.ts';
@@ -101,11 +101,7 @@ export function createKvStore(namespace: KvNamespaceLike, options: KvStoreOption
     const text = await namespace.get(key);
     if (text === null) return undefined;
     const decoded = decodeEpisode(key, id, text);
-    if (decoded instanceof CorruptRecordError) {
-      report(decoded);
-      return undefined;
-    }
-    return decoded;
+    return usableRecord(decoded, report);
   };
   const readAll = async (ids: Iterable<string>): Promise<Episode[]> => (await Promise.all([...ids].map(readEpisode))).filter((episode): episode is Episode => episode !== undefined);
   /** The basenames an episode is indexed under now, read from its stored record (nothing when unreadable). */
@@ -192,11 +188,7 @@ export function createKvStore(namespace: KvNamespaceLike, options: KvStoreOption
     const text = await namespace.get(key);
     if (text === null) return undefined;
     const decoded = decodeSession(key, id, text);
-    if (decoded instanceof CorruptRecordError) {
-      report(decoded);
-      return undefined;
-    }
-    return decoded;
+    return usableRecord(decoded, report);
   };
 
   const sessions: SessionStore = {
@@ -234,11 +226,7 @@ export function createKvStore(namespace: KvNamespaceLike, options: KvStoreOption
       const text = await namespace.get(key);
       if (text === null) return undefined;
       const decoded = decodeRail(key, id, text);
-      if (decoded instanceof CorruptRecordError) {
-        report(decoded);
-        return undefined;
-      }
-      return decoded;
+      return usableRecord(decoded, report);
     },
     async save(rail) {
       const text = encodeRail(rail);

@@ -6,7 +6,7 @@
 import type { EpisodeStore } from '../episodes/episode-store.ts';
 import type { Episode } from '../episodes/types.ts';
 import { episodeOrderKey, episodePathsByBasename, findLimit, newestFirst, rankIndexEntries, takeRanked, wantedPaths, type PathIndexEntry } from './episode-lookup.ts';
-import { checkExpectedVersion, checkId, corruptionReporter, decodeEpisode, decodeRail, decodeSession, encodeEpisode, encodeRail, encodeSession, jsonText } from './record-format.ts';
+import { usableRecord, checkExpectedVersion, checkId, corruptionReporter, decodeEpisode, decodeRail, decodeSession, encodeEpisode, encodeRail, encodeSession, jsonText } from './record-format.ts';
 import { sortIds } from './sort-ids.ts';
 import { CorruptRecordError, SessionConflictError } from './storage-errors.ts';
 import type { RailStore, SessionStore, StorageOptions, WarpfoldStorage } from './storage-types.ts';
@@ -54,11 +54,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): WarpfoldSto
     const text = records.get(key);
     if (text === undefined) return undefined;
     const decoded = decodeEpisode(key, id, text);
-    if (decoded instanceof CorruptRecordError) {
-      report(decoded);
-      return undefined;
-    }
-    return decoded;
+    return usableRecord(decoded, report);
   };
   for (const key of records.keys()) {
     if (!key.startsWith(EPISODE)) continue;
@@ -143,11 +139,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): WarpfoldSto
       const text = records.get(key);
       if (text === undefined) return undefined;
       const decoded = decodeRail(key, id, text);
-      if (decoded instanceof CorruptRecordError) {
-        report(decoded);
-        return undefined;
-      }
-      return decoded;
+      return usableRecord(decoded, report);
     },
     async save(rail) {
       records.set(RAIL + rail.id, encodeRail(rail));

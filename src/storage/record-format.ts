@@ -206,3 +206,10 @@ export function checkExpectedVersion(expected: unknown): number | undefined {
   if (!Number.isSafeInteger(expected) || (expected as number) < 0) throw new StorageInputError('options.expectedVersion', 'must be a non-negative integer');
   return expected as number;
 }
+
+/** A decoded record, or undefined after reporting why it could not be read: corrupt records are skipped, never fatal. */
+export function usableRecord<T>(decoded: T | CorruptRecordError, report: (error: CorruptRecordError) => unknown): T | undefined {
+  if (!(decoded instanceof CorruptRecordError)) return decoded;
+  report(decoded);
+  return undefined;
+}
