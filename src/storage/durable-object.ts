@@ -13,7 +13,7 @@
 import type { Episode } from '../episodes/types.ts';
 import type { EpisodeStore } from '../episodes/episode-store.ts';
 import type { TaskRail } from '../task-rail/types.ts';
-import { episodeOrderKey, episodePathsByBasename, findLimit, newestFirst, rankIndexEntries, takeRanked, wantedPaths, type EpisodeOrderKey, type PathIndexEntry } from './episode-lookup.ts';
+import { episodeOrderKey, episodePathsByBasename, findLimit, listedEpisodes, rankIndexEntries, takeRanked, wantedPaths, type EpisodeOrderKey, type PathIndexEntry } from './episode-lookup.ts';
 import { usableRecord, checkExpectedVersion, checkId, corruptionReporter, decodeEpisode, decodeRail, decodeSession, encodeEpisode, encodeRail, encodeSession, jsonText } from './record-format.ts';
 import { sortIds } from './sort-ids.ts';
 import { CorruptRecordError, SessionConflictError, StorageError } from './storage-errors.ts';
@@ -137,12 +137,7 @@ export function createDurableObjectStore(storage: DurableObjectSqlStorage, optio
       const sessionId = listOptions?.sessionId;
       return run((sql, found) => {
         const rows = sessionId === undefined ? sql.exec('SELECT id, record FROM warpfold_episodes').toArray() : sql.exec('SELECT id, record FROM warpfold_episodes WHERE session_id = ?', sessionId).toArray();
-        const all: Episode[] = [];
-        for (const row of rows) {
-          const episode = readEpisode(row, found);
-          if (episode && (sessionId === undefined || episode.sessionId === sessionId)) all.push(episode);
-        }
-        return newestFirst(all);
+        return listedEpisodes(rows.map((row) => readEpisode(row, found)), sessionId);
       });
     },
     async delete(id) {

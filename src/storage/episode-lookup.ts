@@ -115,3 +115,8 @@ export function selectByPaths(candidates: Iterable<Episode>, paths: readonly str
 export function newestFirst(episodes: Episode[]): Episode[] {
   return episodes.sort(compareEpisodesNewestFirst);
 }
+
+/** A listing: the readable episodes of one session (or all), newest first; an index may hand back more than asked. */
+export function listedEpisodes(read: ReadonlyArray<Episode | undefined>, sessionId: string | undefined): Episode[] {
+  return newestFirst(read.filter((episode): episode is Episode => episode !== undefined && (sessionId === undefined || episode.sessionId === sessionId)));
+}

@@ -16,7 +16,7 @@ import { openDB, type IDBPDatabase } from 'idb';
 import type { EpisodeStore } from '../episodes/episode-store.ts';
 import type { Episode } from '../episodes/types.ts';
 import type { TaskRail } from '../task-rail/types.ts';
-import { findLimit, newestFirst, touchesAny, wantedPaths } from './episode-lookup.ts';
+import { findLimit, listedEpisodes, newestFirst, touchesAny, wantedPaths } from './episode-lookup.ts';
 import { episodeRow, INDEXEDDB_SCHEMA_VERSION, pathSuffixes, sessionRange, spellingRange, upgradeSchema, type WarpfoldDatabase } from './indexeddb-schema.ts';
 import { usableRecord, checkExpectedVersion, checkId, corruptionReporter, decodeEpisode, decodeRail, decodeSession, encodeEpisode, encodeRail, encodeSession, jsonText } from './record-format.ts';
 import { sortIds } from './sort-ids.ts';
@@ -173,12 +173,7 @@ export function createIndexedDbStore(options: IndexedDbStoreOptions): IndexedDbS
       const sessionId = listOptions?.sessionId;
       return operation('episodes.list', async (db, found) => {
         const rows = sessionId === undefined ? await db.getAllFromIndex('episodes', 'newest') : await db.getAllFromIndex('episodes', 'by-session', sessionRange(sessionId));
-        const all: Episode[] = [];
-        for (const row of rows) {
-          const episode = readEpisode(row, found);
-          if (episode && (sessionId === undefined || episode.sessionId === sessionId)) all.push(episode);
-        }
-        return newestFirst(all);
+        return listedEpisodes(rows.map((row) => readEpisode(row, found)), sessionId);
       });
     },
     async delete(id) {
