@@ -2,7 +2,7 @@
  * warpfold: deterministic, zero-LLM context folding. `FoldSession.prepare(history)` returns a
  * bounded, cache-stable view of a provider-shaped history.
  */
-export { FoldSession, DEFAULT_FOLD_PRESSURE_CEILING_TOKENS, FOLD_ACKNOWLEDGEMENT, RECALL_BY_DEFAULT_UP_TO, type FoldSessionOptions, type FoldOutcome, type FoldPrepareOptions, type FoldStats } from './session/index.ts';
+export { FoldSession, DEFAULT_FOLD_PRESSURE_CEILING_TOKENS, FOLD_ACKNOWLEDGEMENT, type FoldSessionOptions, type FoldOutcome, type FoldPrepareOptions, type FoldStats } from './session/index.ts';
 export { FOLD_RECEIPT_FORMAT, FOLD_RECEIPT_VERSION, type FoldReceipt, type BandReceipt, type IdentifierReceipt, type LineReceipt, type ToolCallReceipt, type ToolCallShown } from './session/index.ts';
 export { ALWAYS_ON_FOLD_CONFIG, DEFAULT_FOLD_CONFIG, TIGHT_FOLD_CONFIG, foldConfigForCeiling, type FoldConfig, type FoldConfigOverrides } from './fold/fold-config.ts';
 export { DEFAULT_FREEZE_CONFIG, EPOCH_REASONS, type FreezeConfig, type EpochReason } from './freeze/index.ts';

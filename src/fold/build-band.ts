@@ -38,13 +38,16 @@ export interface BandRequest {
   readonly weights: LineValueWeights;
   readonly closetFraction: number;
   /** Share of the band that guarantees skeleton lines to the newest calls; older ones compete on value. */
-  readonly callShare?: number;
+  readonly callShare: number;
   readonly rawTokens: number;
   /** Exact tokens per estimated token seen in earlier bands: a first guess that saves attempts. */
   readonly estimateScale?: number;
   /** Token counts of rendered lines, kept by the session so repeated folds count each line once. */
   readonly lineTokens?: LineTokenCache;
 }
+
+/** The line memo starts over past this many lines: a bound on memory that still holds several ceilings' worth of bands. */
+const LINE_MEMO_LIMIT = 100_000;
 
 /** Per-session memo of line token counts. */
 export class LineTokenCache {
@@ -53,7 +56,7 @@ export class LineTokenCache {
   count(line: string): number {
     let tokens = this.counts.get(line);
     if (tokens === undefined) {
-      if (this.counts.size > 100_000) this.counts.clear();
+      if (this.counts.size > LINE_MEMO_LIMIT) this.counts.clear();
       tokens = this.countTokens(line);
       this.counts.set(line, tokens);
     }
@@ -61,13 +64,16 @@ export class LineTokenCache {
   }
 }
 
+/** The line break after the role tag and the one closing the message. */
+const MESSAGE_FRAMING_TOKENS = 2;
+
 /**
  * Tokens of a synthetic message holding `text`, as the sum over its lines plus one per line
  * break. o200k splits text at line breaks before merging, so this never undercounts (a break
  * after punctuation may merge with it, making the true count a little lower).
  */
 export function messageTokensUpperBound(role: string, text: string, lines: LineTokenCache): number {
-  let tokens = lines.count(`<${role}>`) + 2;
+  let tokens = lines.count(`<${role}>`) + MESSAGE_FRAMING_TOKENS;
   for (const line of text.split('\n')) tokens += lines.count(line) + 1;
   return tokens;
 }
@@ -136,6 +142,21 @@ function closetOccurrences(lines: readonly FoldLine[], closetOnly: readonly Clos
   return out;
 }
 
+/** Tokens the header's message framing adds to its estimate. */
+const INTRO_FRAMING_TOKENS = 4;
+/** Kept back from the lines for the one line that counts omitted calls, written after the pick. */
+const OMISSION_LINE_RESERVE_TOKENS = 40;
+/** Exact tokens per estimated token before a session has measured any band: estimates run high on prose. */
+const FIRST_ESTIMATE_SCALE = 0.7;
+/** The learned scale never drops below this: a band of a few long identifiers must not talk it down to nothing. */
+const MIN_ESTIMATE_SCALE = 0.3;
+/** Picks per band: each one corrects the scale and the line budget from the last one's real count. */
+const MAX_ATTEMPTS = 5;
+/** An over-budget pick takes back its excess and a little more, so the next pick lands under. */
+const OVERSHOOT_CORRECTION = 1.05;
+/** A pick at this share of its budget or more is close enough: another attempt costs more than it adds. */
+const CLOSE_ENOUGH = 0.9;
+
 /** One try at filling the band's budget. */
 interface Attempt {
   readonly text: string;
@@ -154,25 +175,24 @@ export function buildBand(request: BandRequest): Band {
   const { messages, start, end, budgetTokens, countTokens } = request;
   const header = `[warpfold fold · messages ${start + 1}–${end} · ${request.rawTokens} tokens]`;
   const intro = request.withPreamble ? `${header}\n${FOLD_PREAMBLE}` : header;
-  const introTokens = estimateTokens(intro) + 4;
+  const introTokens = estimateTokens(intro) + INTRO_FRAMING_TOKENS;
   const candidates = candidateLines(messages, start, end, SKELETON_WIDTH, request.phrases, request.weights, request.pinned);
-  const lines = guaranteeNewestCalls(candidates.lines, (request.callShare ?? 0.25) * (budgetTokens - introTokens));
-  const omissionReserve = 40;
+  const lines = guaranteeNewestCalls(candidates.lines, request.callShare * (budgetTokens - introTokens));
   const closetOf = prepareCloset(closetOccurrences(lines, candidates.closetOnly), start, end);
   const closetBudget = Math.max(0, request.closetFraction * budgetTokens);
   const lineTokens = request.lineTokens ?? new LineTokenCache(countTokens);
   const measure = (text: string) => messageTokensUpperBound(request.userRole, text, lineTokens);
 
-  let scale = request.estimateScale ?? 0.7;
+  let scale = request.estimateScale ?? FIRST_ESTIMATE_SCALE;
   let bestScale = scale;
-  let lineBudget = budgetTokens - closetBudget - introTokens - omissionReserve;
+  let lineBudget = budgetTokens - closetBudget - introTokens - OMISSION_LINE_RESERVE_TOKENS;
   let best: Attempt | undefined;
   // when nothing fits the budget, the smallest attempt (mandatory lines only) still stands; callers check its size
   let smallest: Attempt | undefined;
   let previousText = '';
   let previousEstimate = -1;
   const select = createLineSelector(lines, { presentLines: request.presentLines, presentPhrases: request.presentPhrases, recency: request.weights.recency });
-  for (let attempt = 0; attempt < 5; attempt++) {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const picked = select(lineBudget, scale);
     const omitted = omittedCallsLine(lines, new Set(picked));
     const pickedIdentifiers = new Set(picked.flatMap((line) => line.identifiers.map((identifier) => identifier.value)));
@@ -196,9 +216,9 @@ export function buildBand(request: BandRequest): Band {
     if (text === previousText && estimated === previousEstimate && tokens <= budgetTokens) break;
     previousText = text;
     previousEstimate = estimated;
-    if (estimated > 0 && real > 0) scale = Math.max(0.3, real / estimated);
-    if (tokens > budgetTokens) lineBudget -= (tokens - budgetTokens) * 1.05;
-    else if (tokens >= 0.9 * budgetTokens || picked.length === lines.length) break;
+    if (estimated > 0 && real > 0) scale = Math.max(MIN_ESTIMATE_SCALE, real / estimated);
+    if (tokens > budgetTokens) lineBudget -= (tokens - budgetTokens) * OVERSHOOT_CORRECTION;
+    else if (tokens >= CLOSE_ENOUGH * budgetTokens || picked.length === lines.length) break;
     if (lineBudget <= 0) lineBudget = 0;
     if (lineBudget === 0 && attempt > 0) break;
   }

@@ -35,8 +35,6 @@ export { FOLD_ACKNOWLEDGEMENT } from '../fold/fold-acknowledgement.ts';
 /** Fingerprints are unsigned, so a restored state marked with this one never matches a config: it re-seals. */
 const UNKNOWN_CONFIG_FINGERPRINT = -1;
 
-/** Recall is on by default for ceilings up to this many tokens. */
-export const RECALL_BY_DEFAULT_UP_TO = 12_000;
 
 export interface FoldSessionOptions {
   /** Prompt budget in tokens; every view stays at or under it. `false` never folds under pressure. */
@@ -52,9 +50,9 @@ export interface FoldSessionOptions {
   /**
    * Page folded content back in: when the newest messages touch a folded path or identifier
    * again, a recall card with the buried tool output is added after them (append-only, so the
-   * sealed prefix stays byte-identical) until the next epoch folds it away. Default: on for
-   * ceilings of 12,000 tokens and below, where folds must drop the most; off above, where bands
-   * keep enough that cards mostly add cost (measured on the dev corpus, see README).
+   * sealed prefix stays byte-identical) until the next epoch folds it away. Default off: on the
+   * dev and dev2 corpora cards cost 3–6% more at 8,000 and 16,000 tokens and kept no more of what
+   * the agent reused than the bands already did (see README).
    */
   readonly recall?: boolean | Partial<RecallConfig>;
   /**
@@ -122,7 +120,7 @@ export class FoldSession {
     this.counterProbe = this.countTokens(COUNTER_PROBE);
     this.state = options.restoredState === undefined ? createFoldFreezeState(this.configFingerprint) : this.restore(options.restoredState);
     this.needsVerification = options.restoredState !== undefined;
-    const recall = options.recall ?? (this.ceiling !== null && this.ceiling <= RECALL_BY_DEFAULT_UP_TO);
+    const recall = options.recall ?? false;
     this.recallLane = recall ? new RecallLane(recall === true ? {} : recall, this.countTokens) : null;
     this.receiptLog = options.keepReceipts === false ? null : [];
   }
@@ -281,15 +279,15 @@ export class FoldSession {
     const bands: readonly Band[] = fresh ? [] : this.state.bands;
     const coveredEnd = fresh ? (seed ? seed.end : headEnd) : this.state.coveredEnd;
     const ceilingTokens = Number.isFinite(limit) ? limit / (1 - this.config.safetyFraction) : transcript.tokensBetween(0, transcript.length);
-    const plan = planFold({ transcript, config: this.config, countTokens: this.countTokens, limitTokens: limit, ceilingTokens, headEnd, seed, bands, coveredEnd, ackTokens: this.ackTokens, userRole: 'user', lineTokens: this.lineTokens });
+    const plan = planFold({ transcript, config: this.config, countTokens: this.countTokens, limitTokens: limit, ceilingTokens, headEnd, seed, bands, coveredEnd, ackTokens: this.ackTokens, lineTokens: this.lineTokens });
     const previous = this.state.bands;
     if (plan) {
-      this.commit({ headEnd, seed, bands: plan.bands, coveredEnd: plan.coveredEnd, clipped: {} }, now, plan.viewTokens);
+      this.commit({ headEnd, seed, bands: plan.bands, coveredEnd: plan.coveredEnd, clipped: plan.clipped }, now, plan.viewTokens);
       const entry = this.noteReceipt(previous, reason, plan.merged);
       return this.outcome(history, false, reason, plan.merged, this.recallCards(now, limit), entry);
     }
     // even the smallest tail does not fit: clip oversized raw messages of the live step, else rebirth
-    const clipped = clipTail(transcript, { headEnd, seed, bands, coveredEnd }, limit, this.ackTokens, this.countTokens, this.config.lineWeights);
+    const clipped = clipTail(transcript, { headEnd, seed, bands, coveredEnd }, limit, this.ackTokens, this.countTokens, this.config);
     if (clipped) {
       this.commit({ headEnd, seed, bands: clipped.bands, coveredEnd: clipped.coveredEnd, clipped: clipped.clipped }, now, clipped.viewTokens);
       return this.outcome(history, false, reason, false, 0, this.noteReceipt(previous, reason, false));
