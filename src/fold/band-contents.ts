@@ -1,4 +1,4 @@
-import { findIdentifiers } from '../closet/nominate-verbatim.ts';
+import { findIdentifiers } from '../text/find-identifiers.ts';
 import { phraseKeys } from '../text/phrase-index.ts';
 import type { Band } from './build-band.ts';
 import type { FoldLine } from './fold-line.ts';

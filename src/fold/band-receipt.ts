@@ -1,5 +1,5 @@
-import type { IdentifierKind } from '../closet/identifier-kinds.ts';
-import { findIdentifiers } from '../closet/nominate-verbatim.ts';
+import type { IdentifierKind } from '../text/identifier-kinds.ts';
+import { findIdentifiers } from '../text/find-identifiers.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import { fnv1a } from '../text/hash.ts';
 import type { Band } from './build-band.ts';

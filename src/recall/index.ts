@@ -8,5 +8,5 @@ export { excerptResult } from './excerpt.ts';
 export { callTouches, mergeTouches } from './call-touches.ts';
 export { shellTouches, type PathTouch, type TouchKind } from './shell-touches.ts';
 export { pairToolCalls, type PairedToolCall } from '../messages/pair-tool-calls.ts';
-export { basenameOf, normalizePath, pathsMatch } from './normalize-path.ts';
+export { basenameOf, normalizePath, pathsMatch } from '../text/normalize-path.ts';
 export { findPathMentions } from './path-mentions.ts';

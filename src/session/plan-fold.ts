@@ -4,7 +4,7 @@ import type { FoldConfig } from '../fold/fold-config.ts';
 import type { Transcript, TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import type { RebirthSeedState } from '../freeze/freeze-state.ts';
-import { findIdentifiers } from '../closet/nominate-verbatim.ts';
+import { findIdentifiers } from '../text/find-identifiers.ts';
 import { addPhraseKeys } from '../text/phrase-index.ts';
 import { leadingSystemCount } from '../messages/leading-system.ts';
 

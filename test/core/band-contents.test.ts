@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findIdentifiers } from '../../src/closet/nominate-verbatim.ts';
+import { findIdentifiers } from '../../src/text/find-identifiers.ts';
 import { contentsOf, sealContents } from '../../src/fold/band-contents.ts';
 import type { Band } from '../../src/fold/build-band.ts';
 import type { FoldLine } from '../../src/fold/fold-line.ts';
