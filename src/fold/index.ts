@@ -1,4 +1,5 @@
-export { buildBand, FOLD_PREAMBLE, type Band, type BandRequest } from './build-band.ts';
+export { buildBand, FOLD_PREAMBLE, type BandRequest } from './build-band.ts';
+export type { Band } from './band.ts';
 export { ALWAYS_ON_FOLD_CONFIG, DEFAULT_FOLD_CONFIG, foldConfigForCeiling, MIN_TAIL_CAP_TOKENS, resolveFoldConfig, TIGHT_FOLD_CONFIG, type FoldConfig, type FoldConfigOverrides } from './fold-config.ts';
 export { foldContext, type FoldContextOptions, type FoldResult } from './fold-context.ts';
 export { DEFAULT_LINE_VALUE_WEIGHTS, type LineValueWeights } from './line-value.ts';

@@ -1,4 +1,4 @@
-import type { Band } from '../fold/build-band.ts';
+import type { Band } from '../fold/band.ts';
 import type { Dialect } from '../messages/types.ts';
 import { NEUTRAL_CALIBRATION, type Calibration } from '../session/calibration.ts';
 import type { RecallState } from '../recall/recall-state.ts';

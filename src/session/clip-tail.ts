@@ -1,4 +1,5 @@
-import { buildBand, type Band } from '../fold/build-band.ts';
+import { buildBand } from '../fold/build-band.ts';
+import type { Band } from '../fold/band.ts';
 import type { ClippedMessage } from '../freeze/freeze-state.ts';
 import { countsReasoningIn, plainMessageText } from '../messages/plain-text.ts';
 import type { TokenCounter, Transcript } from '../messages/transcript.ts';

@@ -1,4 +1,5 @@
-import { LineTokenCache, messageTokensUpperBound, type Band } from '../fold/build-band.ts';
+import { LineTokenCache, messageTokensUpperBound } from '../fold/build-band.ts';
+import type { Band } from '../fold/band.ts';
 import { MIN_TAIL_CAP_TOKENS, resolveFoldConfig, type FoldConfig, type FoldConfigOverrides } from '../fold/fold-config.ts';
 import { DEFAULT_FREEZE_CONFIG, evaluateFoldFreeze, type FreezeConfig } from '../freeze/evaluate-freeze.ts';
 import { commitFoldFreeze, createFoldFreezeState, hasSealedPrefix, touchFoldFreeze, type EpochReason, type FoldFreezeState } from '../freeze/freeze-state.ts';

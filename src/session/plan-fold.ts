@@ -1,5 +1,6 @@
 import { contentsOf } from '../fold/band-contents.ts';
-import { buildBand, type Band, type LineTokenCache } from '../fold/build-band.ts';
+import { buildBand, type LineTokenCache } from '../fold/build-band.ts';
+import type { Band } from '../fold/band.ts';
 import type { FoldConfig } from '../fold/fold-config.ts';
 import type { Transcript, TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
