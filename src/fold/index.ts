@@ -9,5 +9,3 @@ export { toolFamily, type ToolFamily } from './tool-family.ts';
 export { toolOutcome, type ToolOutcome } from './tool-outcome.ts';
 export { detectTurns, isUserTurnBoundary } from '../messages/turns.ts';
 export { nominateVerbatim, extractVerbatimContextLabel } from '../closet/index.ts';
-export * from '../freeze/index.ts';
-export { FoldSession, DEFAULT_FOLD_PRESSURE_CEILING_TOKENS } from '../session/index.ts';
