@@ -5,7 +5,7 @@ import type { CanonicalMessage, ToolCall, ToolResult } from '../messages/types.t
 import { callTouches } from './call-touches.ts';
 import { basenameOf, normalizePath, pathsMatch } from '../text/normalize-path.ts';
 import { pairToolCalls, type PairedToolCall } from '../messages/pair-tool-calls.ts';
-import { stripRecallCards } from './recall-card.ts';
+import { stripRecallCards } from './recall-card-frame.ts';
 import { findPathMentions } from './path-mentions.ts';
 import type { PathTouch } from './shell-touches.ts';
 import { headOf } from '../text/safe-cut.ts';

@@ -3,7 +3,7 @@ export { extractRecallSignals, type RecallSignal, type RecallSignals, type Recal
 export { buildFoldRecallContext, type FoldRecallContext, type RecallCard, type RecallTrigger } from './build-fold-recall-context.ts';
 export { DEFAULT_RECALL_CONFIG, resolveRecallConfig, type RecallConfig, type ResolvedRecallConfig } from './recall-config.ts';
 export { createRecallState, restoreRecallState, type RecallState, type ResidentRecall } from './recall-state.ts';
-export { RECALL_CARD_CLOSING, RECALL_CARD_OPENING, stripRecallCards } from './recall-card.ts';
+export { RECALL_CARD_CLOSING, RECALL_CARD_OPENING, stripRecallCards } from './recall-card-frame.ts';
 export { excerptResult } from './excerpt.ts';
 export { callTouches, mergeTouches } from './call-touches.ts';
 export { shellTouches, type PathTouch, type TouchKind } from './shell-touches.ts';
