@@ -2,8 +2,8 @@ import { argumentValues } from '../messages/plain-text.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
 import { extractVerbatimContextLabel } from './context-label.ts';
-import { lineShape, type IdentifierKind } from './identifier-kinds.ts';
-import { findIdentifiers } from './nominate-verbatim.ts';
+import { lineShape, type IdentifierKind } from '../text/identifier-kinds.ts';
+import { findIdentifiers } from '../text/find-identifiers.ts';
 
 export const CLOSET_MARK = '⌖';
 

@@ -1,9 +1,9 @@
 import { argumentValues } from '../messages/plain-text.ts';
-import type { IdentifierKind } from '../closet/identifier-kinds.ts';
-import { findIdentifiers } from '../closet/nominate-verbatim.ts';
+import type { IdentifierKind } from '../text/identifier-kinds.ts';
+import { findIdentifiers } from '../text/find-identifiers.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import { fnv1a } from '../text/hash.ts';
-import type { Band } from './build-band.ts';
+import type { Band } from './band.ts';
 import type { FoldLine, FoldLineKind } from './fold-line.ts';
 import { keyArgument } from './key-argument.ts';
 import { collapse, UNSCANNED } from './line-templates.ts';

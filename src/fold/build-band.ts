@@ -10,6 +10,7 @@ import { renderLines } from './render-lines.ts';
 import { createLineSelector } from './select-lines.ts';
 import type { LineValueWeights } from './line-value.ts';
 import type { PhraseIndex } from '../text/phrase-index.ts';
+import type { Band } from './band.ts';
 
 export const FOLD_PREAMBLE =
   'Earlier turns, folded oldest first. » lines are the user\'s words; plain lines are your own, verbatim; ∴ your reasoning; ' +
@@ -76,17 +77,6 @@ export function messageTokensUpperBound(role: string, text: string, lines: LineT
   let tokens = lines.count(`<${role}>`) + MESSAGE_FRAMING_TOKENS;
   for (const line of text.split('\n')) tokens += lines.count(line) + 1;
   return tokens;
-}
-
-export interface Band {
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
-  /** Tokens of the synthetic user message that carries the band: an upper bound from the session's counter (see messageTokensUpperBound). */
-  readonly tokens: number;
-  readonly lineKeys: readonly string[];
-  /** Exact tokens per estimated token of the picked lines, for the next band's first guess. */
-  readonly estimateScale: number;
 }
 
 /** Commands are what agents reuse most after their own prose, so skeleton lines keep them whole up to this width. */

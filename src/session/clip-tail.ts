@@ -1,5 +1,6 @@
 import { bandRequest } from '../fold/band-request.ts';
-import { buildBand, type Band } from '../fold/build-band.ts';
+import { buildBand } from '../fold/build-band.ts';
+import type { Band } from '../fold/band.ts';
 import type { FoldConfig } from '../fold/fold-config.ts';
 import type { ClippedMessage } from '../freeze/freeze-state.ts';
 import type { TokenCounter, Transcript } from '../messages/transcript.ts';

@@ -1,4 +1,5 @@
-import { LineTokenCache, messageTokensUpperBound, type Band } from '../fold/build-band.ts';
+import { LineTokenCache, messageTokensUpperBound } from '../fold/build-band.ts';
+import type { Band } from '../fold/band.ts';
 import { MIN_TAIL_CAP_TOKENS, resolveFoldConfig, type FoldConfig, type FoldConfigOverrides } from '../fold/fold-config.ts';
 import { DEFAULT_FREEZE_CONFIG, evaluateFoldFreeze, type FreezeConfig } from '../freeze/evaluate-freeze.ts';
 import { commitFoldFreeze, createFoldFreezeState, hasSealedPrefix, touchFoldFreeze, type EpochReason, type FoldFreezeState } from '../freeze/freeze-state.ts';
@@ -18,7 +19,8 @@ import type { FoldOutcome, FoldPrepareOptions } from './fold-outcome.ts';
 import type { TaskRail } from '../task-rail/types.ts';
 import { clipTail } from './clip-tail.ts';
 import { RecallLane } from './recall-lane.ts';
-import { countedBudget, observeCalibration, type Calibration } from './calibration.ts';
+import { countedBudget, observeCalibration } from './calibration.ts';
+import type { Calibration } from '../freeze/calibration.ts';
 import { createRecallState } from '../recall/recall-state.ts';
 import type { RecallConfig } from '../recall/recall-config.ts';
 import { chooseHeadEnd, planFold } from './plan-fold.ts';

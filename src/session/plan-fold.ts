@@ -1,11 +1,12 @@
 import { contentsOf } from '../fold/band-contents.ts';
 import { bandRequest, type PresentInView } from '../fold/band-request.ts';
-import { buildBand, type Band, type LineTokenCache } from '../fold/build-band.ts';
+import { buildBand, type LineTokenCache } from '../fold/build-band.ts';
+import type { Band } from '../fold/band.ts';
 import type { FoldConfig } from '../fold/fold-config.ts';
 import type { Transcript, TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import type { ClippedMessage, RebirthSeedState } from '../freeze/freeze-state.ts';
-import { findIdentifiers } from '../closet/nominate-verbatim.ts';
+import { findIdentifiers } from '../text/find-identifiers.ts';
 import { addPhraseKeys } from '../text/phrase-index.ts';
 import { leadingSystemCount } from '../messages/leading-system.ts';
 import { clipToFit } from './clip-message.ts';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { savedStateDigest } from '../../src/freeze/index.ts';
+import { savedStateDigest } from '../../src/freeze/encode-saved-state.ts';
 import { FoldSession, FoldStateError, SAVED_SESSION_FORMAT, SAVED_SESSION_VERSION, type FoldSessionOptions, type ProviderMessage, type SavedFoldSession } from '../../src/index.ts';
 import { toDialect } from '../helpers/dialects.ts';
 import { preparePoints } from '../helpers/drive.ts';
