@@ -36,3 +36,50 @@ export function clipToFit(transcript: Transcript, index: number, allowance: numb
   }
   return tokens > allowance ? null : { maxChars, tokens: tokens + CLIP_FRAMING_TOKENS };
 }
+
+/** Whether message `index` is a tool output (results and no calls of its own): what a live clip may cut. */
+function isToolOutput(transcript: Transcript, index: number): boolean {
+  const message = transcript.messages[index];
+  return message.toolResults.length > 0 && message.toolCalls.length === 0;
+}
+
+/** Tokens by which the tool outputs in [start, end) exceed `capTokens`. */
+export function oversizeBetween(transcript: Transcript, start: number, end: number, capTokens: number): number {
+  let over = 0;
+  for (let i = start; i < end; i++) if (transcript.tokens[i] > capTokens && isToolOutput(transcript, i)) over += transcript.tokens[i] - capTokens;
+  return over;
+}
+
+/**
+ * The raw tail from `cut` with its tool outputs clipped (head and tail kept, the cut marked) so
+ * that together they take at most `capTokens`: the largest are cut to one level, smaller ones stay
+ * whole. Huge outputs are read once; in full they would force the sealed bands to re-fold and
+ * rewrite the cached prefix. They fold whole into the next band.
+ */
+export function clipOversizedOutputs(transcript: Transcript, cut: number, capTokens: number, countTokens: TokenCounter): { tokens: number; clipped: Record<string, ClippedMessage> } {
+  const clipped: Record<string, ClippedMessage> = {};
+  let tokens = transcript.tokensBetween(cut, transcript.length);
+  const outputs: number[] = [];
+  for (let i = cut; i < transcript.length; i++) if (isToolOutput(transcript, i)) outputs.push(i);
+  const level = fillLevel(outputs.map((i) => transcript.tokens[i]), capTokens);
+  for (const i of outputs) {
+    if (transcript.tokens[i] <= level) continue;
+    const clip = clipToFit(transcript, i, Math.floor(level), countTokens);
+    if (!clip || clip.tokens >= transcript.tokens[i]) continue;
+    clipped[String(i)] = clip;
+    tokens -= transcript.tokens[i] - clip.tokens;
+  }
+  return { tokens, clipped };
+}
+
+/** The level L at which sizes cut to min(size, L) sum to `total` (every size when they fit already). */
+function fillLevel(sizes: readonly number[], total: number): number {
+  const sorted = [...sizes].sort((a, b) => a - b);
+  let left = total;
+  for (let i = 0; i < sorted.length; i++) {
+    const share = left / (sorted.length - i);
+    if (sorted[i] > share) return share;
+    left -= sorted[i];
+  }
+  return Number.POSITIVE_INFINITY;
+}

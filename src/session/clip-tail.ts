@@ -4,7 +4,7 @@ import type { Band } from '../fold/band.ts';
 import type { FoldConfig } from '../fold/fold-config.ts';
 import type { ClippedMessage } from '../freeze/freeze-state.ts';
 import type { TokenCounter, Transcript } from '../messages/transcript.ts';
-import { clipToFit } from './clip-message.ts';
+import { clipOversizedOutputs, clipToFit } from './clip-message.ts';
 import { latestInstruction, type FoldPlanInput } from './plan-fold.ts';
 
 export type ClipInput = Pick<FoldPlanInput, 'headEnd' | 'seed' | 'bands' | 'coveredEnd'>;
@@ -46,18 +46,21 @@ export function clipTail(transcript: Transcript, input: ClipInput, limit: number
   } else cut = Math.max(cut, input.coveredEnd);
   const bandTokens = bands.reduce((sum, band) => sum + band.tokens + ackTokens, 0);
   const room = limit - fixed - bandTokens;
+  // the live outputs are held to their share first, as at any epoch; what still does not fit is cut to the room
+  const live = clipOversizedOutputs(transcript, cut, (config.liveOutputFraction ?? 1) * limit, countTokens);
+  const shownTokens = (index: number) => live.clipped[String(index)]?.tokens ?? transcript.tokens[index];
   const order = [];
   for (let i = cut; i < end; i++) order.push(i);
-  order.sort((a, b) => transcript.tokens[b] - transcript.tokens[a]);
-  let tail = transcript.tokensBetween(cut, end);
-  const clipped: Record<string, ClippedMessage> = {};
+  order.sort((a, b) => shownTokens(b) - shownTokens(a));
+  let tail = live.tokens;
+  const clipped: Record<string, ClippedMessage> = { ...live.clipped };
   for (const index of order) {
     if (tail <= room) break;
-    const others = tail - transcript.tokens[index];
+    const others = tail - shownTokens(index);
     const allowance = Math.floor((room - others) * CLIP_ROOM_SHARE);
     if (allowance < MIN_CLIP_TOKENS) continue;
     const clip = clipToFit(transcript, index, allowance, countTokens);
-    if (!clip) continue;
+    if (!clip || clip.tokens >= shownTokens(index)) continue;
     clipped[String(index)] = clip;
     tail = others + clip.tokens;
   }

@@ -38,6 +38,11 @@ export { FOLD_ACKNOWLEDGEMENT } from '../fold/fold-acknowledgement.ts';
 const UNKNOWN_CONFIG_FINGERPRINT = -1;
 
 
+/** Below this a ceiling leaves no room for a head, a band and a live step. */
+const MIN_PRESSURE_CEILING_TOKENS = 1_000;
+/** A rebirth seed is built to this share of its budget: the seed builder counts lines, the message adds its framing. */
+const SEED_HEADROOM = 0.95;
+
 export interface FoldSessionOptions {
   /** Prompt budget in tokens; every view stays at or under it. `false` never folds under pressure. */
   readonly pressureCeiling?: number | false;
@@ -108,7 +113,7 @@ export class FoldSession {
   constructor(given: FoldSessionOptions = {}) {
     const options = checkSessionOptions(given) as FoldSessionOptions;
     const ceiling = options.pressureCeiling ?? options.budget?.pressureCeilingTokens ?? DEFAULT_FOLD_PRESSURE_CEILING_TOKENS;
-    if (ceiling !== false && !(typeof ceiling === 'number' && Number.isFinite(ceiling) && ceiling >= 1_000)) throw new FoldOptionsError('pressureCeiling', `pressureCeiling must be false or a number of tokens ≥ 1,000, got ${typeof ceiling === 'string' ? JSON.stringify(ceiling) : String(ceiling)}`);
+    if (ceiling !== false && !(typeof ceiling === 'number' && Number.isFinite(ceiling) && ceiling >= MIN_PRESSURE_CEILING_TOKENS)) throw new FoldOptionsError('pressureCeiling', `pressureCeiling must be false or a number of tokens ≥ ${String(MIN_PRESSURE_CEILING_TOKENS).replace(/\B(?=(\d{3})+$)/g, ',')}, got ${typeof ceiling === 'string' ? JSON.stringify(ceiling) : String(ceiling)}`);
     this.ceiling = ceiling === false ? null : Math.floor(ceiling);
     this.config = resolveFoldConfig(options.foldConfig, this.ceiling);
     const freeze = options.freeze;
@@ -304,7 +309,7 @@ export class FoldSession {
     const systems = leadingSystemCount(transcript.messages, transcript.length - 1);
     const budget = Number.isFinite(limit) ? limit : transcript.tokensBetween(0, transcript.length);
     const headEnd = transcript.tokensBetween(0, systems) <= this.config.headFraction * budget ? systems : 0;
-    const seedBudget = Math.floor(Math.min(this.config.seedFraction * budget, budget - transcript.tokensBetween(0, headEnd)) * 0.95);
+    const seedBudget = Math.floor(Math.min(this.config.seedFraction * budget, budget - transcript.tokensBetween(0, headEnd)) * SEED_HEADROOM);
     const text = hostSeed?.trim() ? hostSeed.trim() : buildSeedFromCanonical(transcript.messages, { budgetTokens: seedBudget, countTokens: this.countTokens, taskRail }).text;
     const seed = { text, tokens: syntheticMessageTokens(this.countTokens, 'user', text), end: transcript.length };
     this.commit({ headEnd, seed, bands: [], coveredEnd: transcript.length, clipped: {} }, now, transcript.tokensBetween(0, headEnd) + seed.tokens);

@@ -9,7 +9,7 @@ import type { ClippedMessage, RebirthSeedState } from '../freeze/freeze-state.ts
 import { findIdentifiers } from '../text/find-identifiers.ts';
 import { addPhraseKeys } from '../text/phrase-index.ts';
 import { leadingSystemCount } from '../messages/leading-system.ts';
-import { clipToFit } from './clip-message.ts';
+import { clipOversizedOutputs, oversizeBetween } from './clip-message.ts';
 
 export interface FoldPlanInput {
   readonly transcript: Transcript;
@@ -190,35 +190,4 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
     }
   }
   return null;
-}
-
-/** Whether message `index` is a tool output (results and no calls of its own): what a live clip may cut. */
-function isToolOutput(transcript: Transcript, index: number): boolean {
-  const message = transcript.messages[index];
-  return message.toolResults.length > 0 && message.toolCalls.length === 0;
-}
-
-/** Tokens by which the tool outputs in [start, end) exceed `capTokens`. */
-function oversizeBetween(transcript: Transcript, start: number, end: number, capTokens: number): number {
-  let over = 0;
-  for (let i = start; i < end; i++) if (transcript.tokens[i] > capTokens && isToolOutput(transcript, i)) over += transcript.tokens[i] - capTokens;
-  return over;
-}
-
-/**
- * The raw tail from `cut` with every tool output over `capTokens` clipped to it (head and tail
- * kept, the cut marked). One oversized output is read once, in full it would force the sealed
- * bands to re-fold and rewrite the cached prefix; it folds whole into the next band.
- */
-function clipOversizedOutputs(transcript: Transcript, cut: number, capTokens: number, countTokens: TokenCounter): { tokens: number; clipped: Record<string, ClippedMessage> } {
-  const clipped: Record<string, ClippedMessage> = {};
-  let tokens = transcript.tokensBetween(cut, transcript.length);
-  for (let i = cut; i < transcript.length; i++) {
-    if (transcript.tokens[i] <= capTokens || !isToolOutput(transcript, i)) continue;
-    const clip = clipToFit(transcript, i, Math.floor(capTokens), countTokens);
-    if (!clip || clip.tokens >= transcript.tokens[i]) continue;
-    clipped[String(i)] = clip;
-    tokens -= transcript.tokens[i] - clip.tokens;
-  }
-  return { tokens, clipped };
 }

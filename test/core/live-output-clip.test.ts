@@ -25,7 +25,7 @@ const HUGE = moduleSource(999, 160);
  * Steps of small file views at 8,000 tokens until an epoch has sealed a second band; the very
  * next step views one ~6,000-token file. Returns the outcomes just before and at that step.
  */
-function replay(liveOutputFraction: number | undefined): { before: FoldOutcome; at: FoldOutcome } {
+function replay(liveOutputFraction: number | undefined, parallel = 1): { before: FoldOutcome; at: FoldOutcome } {
   const messages: ProviderMessage[] = [
     { role: 'system', content: 'You are a careful coding agent.' },
     { role: 'user', content: 'Find why requests to the billing service time out, and fix it.' },
@@ -35,7 +35,13 @@ function replay(liveOutputFraction: number | undefined): { before: FoldOutcome; 
     messages.push(call(`c${step}`, `cat src/service/module_${step}.py`), result(`c${step}`, moduleSource(step, 12)));
     const before = session.prepare(messages);
     if (!before.stats.epochReason || before.stats.bands < 2) continue;
-    messages.push(call('huge', 'cat src/service/generated_routes.py'), result('huge', HUGE));
+    if (parallel === 1) messages.push(call('huge', 'cat src/service/generated_routes.py'), result('huge', HUGE));
+    else {
+      // one step of parallel reads, as Claude Code issues them: one assistant message, several results
+      const ids = Array.from({ length: parallel }, (_, n) => `read${n}`);
+      messages.push({ role: 'assistant', content: null, tool_calls: ids.map((id, n) => ({ id, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: `cat src/service/part_${n}.py` }) } })) });
+      for (const [n, id] of ids.entries()) messages.push(result(id, moduleSource(500 + n, 45)));
+    }
     return { before, at: session.prepare(messages) };
   }
   throw new Error('no second band sealed');
@@ -59,6 +65,19 @@ describe('a huge live tool output', () => {
     expect(countTokens(shown.content as string)).toBeLessThanOrEqual(0.15 * CEILING);
     expect(at.stats.clippedMessages).toBe(1);
     expect(viewTokens(at.messages, countTokens)).toBeLessThanOrEqual(CEILING);
+  });
+
+  it('clips parallel outputs of one step to one level, so together they take the same share', () => {
+    const { before, at } = replay(0.15, 4);
+    expect(at.stats.merged).toBeUndefined();
+    expect(at.stats.bands).toBe(before.stats.bands + 1);
+    const results = at.messages.filter((message) => typeof message.tool_call_id === 'string' && message.tool_call_id.startsWith('read'));
+    expect(results).toHaveLength(4);
+    for (const message of results) expect(message.content).toContain('[warpfold clipped');
+    const sizes = results.map((message) => countTokens(message.content as string));
+    expect(sizes.reduce((sum, size) => sum + size, 0)).toBeLessThanOrEqual(0.15 * CEILING);
+    // one level: no output is cut much deeper than another
+    expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThan(0.25 * Math.max(...sizes));
   });
 
   it('without the clip (a config saved before it existed), re-folds the sealed bands to fit', () => {
