@@ -107,6 +107,11 @@ export interface ClosetOptions {
   readonly budgetTokens: number;
   /** True when the view already holds the value verbatim, so the closet need not. */
   readonly isPresent: (value: string) => boolean;
+  /**
+   * True when the view shows the value at its newest sighting in the span. A value present only
+   * elsewhere (an older band, an older line) still gets a window of its newest words, never a bare repeat.
+   */
+  readonly isShownAt?: (value: string, messageIndex: number) => boolean;
   /** Share of the budget the user-text lane may take. */
   readonly userLaneFraction?: number;
   /** When given, each kept item is pushed here (value, kind, newest message index), for a fold receipt. */
@@ -175,9 +180,11 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
     let windowUsed = 0;
     let userUsed = 0;
     for (const candidate of ranked) {
-      if (options.isPresent(candidate.value)) continue;
+      const present = options.isPresent(candidate.value);
+      if (present && (!options.isShownAt || options.isShownAt(candidate.value, candidate.last))) continue;
       const entry = itemOf(candidate);
-      const asWindow = windowUsed + entry.windowCost <= windowBudget;
+      const asWindow = windowUsed + entry.windowCost <= windowBudget && entry.window !== entry.item;
+      if (present && !asWindow) continue;
       const cost = asWindow ? entry.windowCost : entry.cost;
       if (used + cost > options.budgetTokens) continue;
       if (candidate.fromUser && !candidate.byAgent) {

@@ -205,13 +205,16 @@ export function buildBand(request: BandRequest): Band {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const picked = select(lineBudget, scale);
     const omitted = omittedCallsLine(lines, new Set(picked));
-    const pickedIdentifiers = new Set(picked.flatMap((line) => line.identifiers.map((identifier) => identifier.value)));
+    // each picked value and the newest message a picked line shows it at
+    const pickedIdentifiers = new Map<string, number>();
+    for (const line of picked) for (const { value } of line.identifiers) pickedIdentifiers.set(value, Math.max(pickedIdentifiers.get(value) ?? -1, line.messageIndex));
     const body = [omitted, renderLines(picked)].filter(Boolean).join('\n');
     const closetEntries: ClosetEntry[] = [];
     const closet = closetOf({
       budgetTokens: closetBudget,
       kept: closetEntries,
       isPresent: (value) => request.presentIdentifiers.has(value) || pickedIdentifiers.has(value),
+      isShownAt: (value, messageIndex) => (pickedIdentifiers.get(value) ?? -1) >= messageIndex,
     });
     const text = [intro, body, closet].filter(Boolean).join('\n');
     const tokens = measure(text);
