@@ -46,6 +46,11 @@ export interface FoldConfig {
    * existed), outputs are clipped only when one alone does not fit.
    */
   readonly liveOutputFraction?: number;
+  /**
+   * However many outputs the step has, each keeps at least this share of the ceiling, so a step
+   * of parallel reads may take more than `liveOutputFraction` together. Absent: 0.
+   */
+  readonly liveOutputFloorFraction?: number;
   readonly lineWeights: LineValueWeights;
 }
 
@@ -70,6 +75,8 @@ export const DEFAULT_FOLD_CONFIG: FoldConfig = Object.freeze({
   seedFraction: 0.5,
   // measured at 16,000 and 8,000: 0.25 still re-folds bands under 4–6k-token file views, 0.1 starts to lose their identifiers
   liveOutputFraction: 0.15,
+  // roomy: each output keeps its own share; a step of parallel reads is what the agent quotes from later (native Claude Code, far reuse)
+  liveOutputFloorFraction: 0.15,
   lineWeights: DEFAULT_LINE_VALUE_WEIGHTS,
 });
 
@@ -86,6 +93,8 @@ export const TIGHT_FOLD_CONFIG: FoldConfig = Object.freeze({
   mergeFraction: 0.4,
   // bands that merge often are the only record of most identifiers
   closetFraction: 0.2,
+  // tight: a step's outputs share one cap, or a step of parallel reads re-folds every band
+  liveOutputFloorFraction: 0,
   // small bands merge often: the skeletons of the newest calls are the record of what was just done
   callShare: 0.12,
   // tool output rarely fits at all; echoed output would only crowd out the agent's own lines
@@ -112,6 +121,7 @@ export function foldConfigForCeiling(ceiling: number | null): FoldConfig {
     bandsFraction: mix(DEFAULT_FOLD_CONFIG.bandsFraction, TIGHT_FOLD_CONFIG.bandsFraction),
     mergeFraction: mix(DEFAULT_FOLD_CONFIG.mergeFraction, TIGHT_FOLD_CONFIG.mergeFraction),
     closetFraction: mix(DEFAULT_FOLD_CONFIG.closetFraction, TIGHT_FOLD_CONFIG.closetFraction),
+    liveOutputFloorFraction: mix(DEFAULT_FOLD_CONFIG.liveOutputFloorFraction ?? 0, TIGHT_FOLD_CONFIG.liveOutputFloorFraction ?? 0),
     callShare: mix(DEFAULT_FOLD_CONFIG.callShare, TIGHT_FOLD_CONFIG.callShare),
     lineWeights: {
       ...DEFAULT_LINE_VALUE_WEIGHTS,

@@ -53,15 +53,15 @@ export function oversizeBetween(transcript: Transcript, start: number, end: numb
 /**
  * The raw tail from `cut` with its tool outputs clipped (head and tail kept, the cut marked) so
  * that together they take at most `capTokens`: the largest are cut to one level, smaller ones stay
- * whole. Huge outputs are read once; in full they would force the sealed bands to re-fold and
+ * whole; the level never drops below `floorTokens`, however many outputs the step has. Huge outputs are read once; in full they would force the sealed bands to re-fold and
  * rewrite the cached prefix. They fold whole into the next band.
  */
-export function clipOversizedOutputs(transcript: Transcript, cut: number, capTokens: number, countTokens: TokenCounter): { tokens: number; clipped: Record<string, ClippedMessage> } {
+export function clipOversizedOutputs(transcript: Transcript, cut: number, capTokens: number, floorTokens: number, countTokens: TokenCounter): { tokens: number; clipped: Record<string, ClippedMessage> } {
   const clipped: Record<string, ClippedMessage> = {};
   let tokens = transcript.tokensBetween(cut, transcript.length);
   const outputs: number[] = [];
   for (let i = cut; i < transcript.length; i++) if (isToolOutput(transcript, i)) outputs.push(i);
-  const level = fillLevel(outputs.map((i) => transcript.tokens[i]), capTokens);
+  const level = Math.max(floorTokens, fillLevel(outputs.map((i) => transcript.tokens[i]), capTokens));
   for (const i of outputs) {
     if (transcript.tokens[i] <= level) continue;
     const clip = clipToFit(transcript, i, Math.floor(level), countTokens);

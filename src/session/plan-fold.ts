@@ -182,7 +182,7 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
 
   for (const tailShare of new Set([config.tailFraction, config.tailFraction / 2, 0])) {
     const cut = cutForTail(transcript, Math.max(input.coveredEnd, foldStart), last, tailShare * ceilingTokens);
-    const tail = clipOversizedOutputs(transcript, cut, outputCap, input.countTokens);
+    const tail = clipOversizedOutputs(transcript, cut, outputCap, (config.liveOutputFloorFraction ?? 0) * ceilingTokens, input.countTokens);
     const folded = foldFrom(cut, tail.tokens);
     if (folded) {
       const viewTokens = fixedTokens + bandsTokens(folded.bands) + tail.tokens;
