@@ -46,17 +46,28 @@ export interface BandRequest {
   readonly lineTokens?: LineTokenCache;
 }
 
-/** Per-session memo of line token counts. */
+/**
+ * Band lines whose counts one generation of the memo keeps (at most twice this stay). A fold
+ * measures its band line by line over a few attempts and a merge re-measures the newest bands,
+ * a few hundred lines at 16,000 tokens and a few thousand at the largest ceilings; lines of bands
+ * long sealed are not measured again. Each entry holds its line's text (about 200 bytes).
+ */
+export const LINE_TOKEN_CACHE_CAPACITY = 8_192;
+
+/** Per-session memo of line token counts, in two generations (as BoundedWeakMap, for string keys). */
 export class LineTokenCache {
-  private readonly counts = new Map<string, number>();
+  private young = new Map<string, number>();
+  private old = new Map<string, number>();
   constructor(private readonly countTokens: TokenCounter) {}
   count(line: string): number {
-    let tokens = this.counts.get(line);
-    if (tokens === undefined) {
-      if (this.counts.size > 100_000) this.counts.clear();
-      tokens = this.countTokens(line);
-      this.counts.set(line, tokens);
+    let tokens = this.young.get(line);
+    if (tokens !== undefined) return tokens;
+    tokens = this.old.get(line) ?? this.countTokens(line);
+    if (this.young.size >= LINE_TOKEN_CACHE_CAPACITY) {
+      this.old = this.young;
+      this.young = new Map();
     }
+    this.young.set(line, tokens);
     return tokens;
   }
 }
