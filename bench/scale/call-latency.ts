@@ -27,6 +27,19 @@ export interface LatencyRow {
   readonly maxMilliseconds: number;
   /** The session and call of the slowest call. */
   readonly slowest: string;
+  /**
+   * The same figures less the time spent inside the host's token counter (o200k, which the
+   * engine must call once per new message and per new band line): what the engine itself costs.
+   */
+  readonly engineP50Milliseconds: number;
+  readonly engineP99Milliseconds: number;
+  readonly engineMaxMilliseconds: number;
+}
+
+/** One timed call: all of it, and the part spent in the token counter. */
+export interface CallTime {
+  readonly milliseconds: number;
+  readonly counterMilliseconds: number;
 }
 
 /** The scorer's family of a session file (score.mjs `--families`): its name's known prefix. */
@@ -42,35 +55,47 @@ export function quantile(sorted: readonly number[], fraction: number): number {
 
 const rounded = (value: number, digits = 3): number => +value.toFixed(digits);
 
-/** Milliseconds of every prepare() call of one session, in call order. */
-export function sessionCallTimes(messages: readonly BenchMessage[], definition: StrategyDefinition, ceiling: number): number[] {
+/** Every prepare() call of one session, in call order, with the time its token counting took. */
+export function sessionCallTimes(messages: readonly BenchMessage[], definition: StrategyDefinition, ceiling: number): CallTime[] {
   let clock = 0;
-  const strategy = definition.create({ ceiling, countTokens, now: () => clock });
+  let counting = 0;
+  const timedCount = (text: string): number => {
+    const started = performance.now();
+    const tokens = countTokens(text);
+    counting += performance.now() - started;
+    return tokens;
+  };
+  const strategy = definition.create({ ceiling, countTokens: timedCount, now: () => clock });
   const harness = createMessageTokenCounter();
-  const times: number[] = [];
+  const times: CallTime[] = [];
   let measured: number | undefined;
   for (let index = 1; index < messages.length; index++) {
     if (messages[index].role !== 'assistant') continue;
     const history = messages.slice(0, index);
     clock += CLOCK_STEP_MILLISECONDS;
+    counting = 0;
     const started = performance.now();
     const view = strategy.prepare(history, { measuredInputTokens: measured }).messages;
-    times.push(performance.now() - started);
+    times.push({ milliseconds: performance.now() - started, counterMilliseconds: counting });
     measured = harness.viewTokens(view);
   }
   return times;
 }
 
-function latencyRow(family: string, sessions: number, timed: ReadonlyArray<{ file: string; times: readonly number[] }>): LatencyRow {
+function latencyRow(family: string, sessions: number, timed: ReadonlyArray<{ file: string; times: readonly CallTime[] }>): LatencyRow {
   const all = timed.flatMap(({ times }) => times);
-  const sorted = [...all].sort((first, second) => first - second);
+  const sorted = all.map((time) => time.milliseconds).sort((first, second) => first - second);
+  const engine = all.map((time) => Math.max(0, time.milliseconds - time.counterMilliseconds)).sort((first, second) => first - second);
   let slowest = '—';
   let worst = -1;
   for (const { file, times } of timed)
     times.forEach((time, call) => {
-      if (time > worst) [worst, slowest] = [time, `${file.replace(/\.json$/, '')} call ${call}`];
+      if (time.milliseconds > worst) [worst, slowest] = [time.milliseconds, `${file.replace(/\.json$/, '')} call ${call}`];
     });
-  return { family, sessions, calls: all.length, p50Milliseconds: rounded(quantile(sorted, 0.5)), p99Milliseconds: rounded(quantile(sorted, 0.99)), maxMilliseconds: rounded(quantile(sorted, 1)), slowest };
+  return {
+    family, sessions, calls: all.length, p50Milliseconds: rounded(quantile(sorted, 0.5)), p99Milliseconds: rounded(quantile(sorted, 0.99)), maxMilliseconds: rounded(quantile(sorted, 1)), slowest,
+    engineP50Milliseconds: rounded(quantile(engine, 0.5)), engineP99Milliseconds: rounded(quantile(engine, 0.99)), engineMaxMilliseconds: rounded(quantile(engine, 1)),
+  };
 }
 
 /** Latency per family (alphabetical) and over all sessions (last row). */
