@@ -5,6 +5,7 @@ import type { TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
 import { candidateLines, type ClosetOnlyIdentifier } from './candidate-lines.ts';
+import { argumentTemplates, outputTemplates, proseOf } from './line-templates.ts';
 import type { FoldLine } from './fold-line.ts';
 import { renderLines } from './render-lines.ts';
 import { createLineSelector } from './select-lines.ts';
@@ -96,6 +97,17 @@ export interface Band {
 
 /** Commands are what agents reuse most after their own prose, so skeleton lines keep them whole up to this width. */
 const SKELETON_WIDTH = 200;
+
+/**
+ * Reads a new message's lines into the template caches (the templates `buildBand` asks for), so
+ * the call that folds a long stretch finds them read: the reading is spread over the calls that
+ * append the messages instead of being paid at once by the fold. Changes nothing a fold returns.
+ */
+export function readAheadLines(message: CanonicalMessage): void {
+  if (message.role !== 'tool') proseOf(message);
+  for (const call of message.toolCalls) argumentTemplates(call, SKELETON_WIDTH);
+  for (const result of message.toolResults) outputTemplates(result);
+}
 
 /** The newest calls keep their skeleton line whatever the budget. */
 export function guaranteeNewestCalls(lines: readonly FoldLine[], allowance: number): FoldLine[] {
