@@ -212,7 +212,13 @@ export async function runScale(options: ScaleOptions = {}): Promise<ScaleReport>
     const all = latency.rows[latency.rows.length - 1];
     options.log?.(`  warpfold per-call latency on ${sessions.length} real sessions: p99 ${all.p99Milliseconds} ms, max ${all.maxMilliseconds} ms`);
   }
-  const sessionHeap = warpfold && options.heapMessages ? [measureSessionHeap(warpfold, options.heapMessages, ceiling)] : [];
+  const sessionHeap: SessionHeapRow[] = [];
+  if (warpfold && options.heapMessages) {
+    sessionHeap.push(measureSessionHeap(warpfold, options.heapMessages, ceiling));
+    // the receipt log is kept for receipts() unless the host says not to; how much of the heap it is
+    const withoutReceipts = (await selectStrategies(['warpfold'], { ...options, engineOptions: { ...options.engineOptions, keepReceipts: false } })).definitions[0];
+    if (withoutReceipts) sessionHeap.push({ ...measureSessionHeap(withoutReceipts, options.heapMessages, ceiling), strategy: 'warpfold, keepReceipts: false' });
+  }
   for (const row of sessionHeap) options.log?.(`  warpfold retains ${row.retainedHeapMegabytes} MB after ${formatInteger(row.messages)} messages`);
   return {
     kind: 'scale', ceiling, skipped, rows, growth, budgetSeconds: options.budgetSeconds ?? DEFAULT_BUDGET_SECONDS, measuredOn: measuredOn(),
