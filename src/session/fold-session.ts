@@ -104,8 +104,8 @@ export class FoldSession {
   private readonly lineTokens: LineTokenCache;
   /** Receipts of this session object's calls that sealed bands (per process: not in snapshots); null when not kept. */
   private readonly receiptLog: PendingReceipt[] | null;
-  /** Messages before this one have had their lines read ahead (see `readAhead`). */
-  private readAheadEnd = 0;
+  /** Messages before this one have had their lines read ahead (see `readAhead`); -1 before the first call. */
+  private readAheadEnd = -1;
 
   constructor(given: FoldSessionOptions = {}) {
     const options = checkSessionOptions(given) as FoldSessionOptions;
@@ -250,13 +250,14 @@ export class FoldSession {
   /**
    * Reads the lines and phrases of the messages this call appended, as a fold would read them:
    * each call pays for its own new messages, so a fold over a long stretch only places and values
-   * lines already read (its latency is what an edge host's CPU allowance caps). After a rewrite
-   * the re-read messages are left to the fold that needs them, as before. Output is unchanged:
-   * the caches hold pure functions of the messages.
+   * lines already read (its latency is what an edge host's CPU allowance caps). The history a
+   * session object first sees (a restored session's, say) and the messages re-read after a
+   * rewrite are left to the fold that needs them, as before, so no call reads a whole history
+   * it may never fold. Output is unchanged: the caches hold pure functions of the messages.
    */
   private readAhead(changedAt: number): void {
     const transcript = this.transcript;
-    if (this.ceiling === null || changedAt >= 0 || this.readAheadEnd > transcript.length) {
+    if (this.ceiling === null || changedAt >= 0 || this.readAheadEnd < 0 || this.readAheadEnd > transcript.length) {
       this.readAheadEnd = transcript.length;
       return;
     }
