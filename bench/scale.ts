@@ -15,7 +15,7 @@ import { writeResults } from './cli/write-results.ts';
 import { measuredOn, type MeasuredOn } from './cli/environment.ts';
 import { repoRelative, RUN_OUTPUT } from './cli/paths.ts';
 import { loadSessions } from './corpus/load-sessions.ts';
-import { measureCallLatency, type LatencyRow } from './scale/call-latency.ts';
+import { measureCallLatency, quantile, type LatencyRow } from './scale/call-latency.ts';
 import { settledHeapBytes } from './scale/heap.ts';
 import { measureSessionHeap, type SessionHeapRow } from './scale/session-heap.ts';
 import { sessionOpening, syntheticTurn } from './scale/synthetic-session.ts';
@@ -109,10 +109,6 @@ function driveHugeStep(definition: StrategyDefinition, shape: HugeStepShape, cal
   return { strategy: definition.name, shape, calls, milliseconds: rounded(performance.now() - started, 1), errors };
 }
 
-function quantile(sorted: readonly number[], fraction: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
-}
 
 const rounded = (value: number, digits = 3): number => +value.toFixed(digits);
 

@@ -7,9 +7,8 @@
 import { countTokens } from '../../src/tokens/index.ts';
 import type { CorpusSession } from '../corpus/load-sessions.ts';
 import { createMessageTokenCounter } from '../strategies/message-tokens.ts';
+import { CLOCK_STEP_MILLISECONDS } from '../metrics/session-replay.ts';
 import type { BenchMessage, StrategyDefinition } from '../strategies/types.ts';
-
-const CLOCK_STEP_MILLISECONDS = 20_000;
 
 /**
  * Sessions replayed untimed before the measured pass: the first calls of a fresh process run

@@ -4,11 +4,10 @@
 // history stays alive through both readings, so only what the strategy itself holds is counted.
 import { countTokens } from '../../src/tokens/index.ts';
 import { createMessageTokenCounter, resetSharedTokenMemo } from '../strategies/message-tokens.ts';
+import { CLOCK_STEP_MILLISECONDS } from '../metrics/session-replay.ts';
 import type { BenchMessage, Strategy, StrategyDefinition } from '../strategies/types.ts';
 import { settledHeapBytes } from './heap.ts';
 import { sessionOpening, syntheticTurn } from './synthetic-session.ts';
-
-const CLOCK_STEP_MILLISECONDS = 20_000;
 
 export interface SessionHeapRow {
   readonly strategy: string;
