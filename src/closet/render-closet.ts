@@ -1,16 +1,72 @@
 import { argumentValues } from '../messages/plain-text.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
+import { sliceWithin } from '../text/safe-cut.ts';
 import { extractVerbatimContextLabel } from './context-label.ts';
-import { lineShape, type IdentifierKind } from './identifier-kinds.ts';
-import { findIdentifiers } from './nominate-verbatim.ts';
+import { lineShape, type IdentifierKind } from '../text/identifier-kinds.ts';
+import { findIdentifiers } from '../text/find-identifiers.ts';
 
 export const CLOSET_MARK = '⌖';
 
+/** What a value of each kind is worth keeping: opaque ids cannot be rebuilt from anything else, symbols mostly can. */
 const KIND_WEIGHT: Record<IdentifierKind, number> = {
   uuid: 30, hash: 28, slug: 26, path: 24, url: 22, image: 22, 'host-port': 22, 'key-value': 20, 'issue-ref': 20, 'error-code': 18, version: 12, symbol: 10,
 };
 const OPAQUE = new Set<IdentifierKind>(['uuid', 'hash']);
+
+// ranking, in the units of KIND_WEIGHT
+/** The newest value in the folded span gains this much over the oldest: what was touched last is likeliest next. */
+const RECENCY_WEIGHT = 20;
+/** Each further sighting adds this much, up to USE_WEIGHT_CAP: a value used again and again matters. */
+const USE_WEIGHT = 2;
+const USE_WEIGHT_CAP = 10;
+/** A value the agent itself wrote (a command, its own words) is one it works with. */
+const AGENT_WEIGHT = 15;
+/** A value from a line shared by this many lines of one template or more is log spam… */
+const SPAM_MIN_LINES = 3;
+/** …and loses this much per doubling of that count. */
+const SPAM_WEIGHT = 12;
+/** Longer sources are prose or whole outputs, not a line with a template. */
+const TEMPLATE_MAX_CHARS = 400;
+/** Share of the closet that values seen only in the user's words may take: the raw head and pinned instruction hold most of them. */
+const USER_LANE_FRACTION = 0.25;
+
+/** Characters kept either side of a value in its window: about a dozen words, enough to say what the value is. */
+const WINDOW_CHARS = 60;
+/**
+ * Share of the closet given to windows, best-ranked values first; the rest hold bare values, so
+ * more of them survive. All windows cost too many values at tight ceilings; bare values alone
+ * left the agent an identifier with nothing to say what it was (dev and dev2, both ceilings).
+ */
+const WINDOW_SHARE = 0.5;
+/** A bare value's ` · ` separator. */
+const ITEM_SEPARATOR_TOKENS = 1;
+/** A window's own line: its mark and line break. */
+const WINDOW_LINE_TOKENS = 2;
+
+const isSpace = (text: string, at: number) => /\s/.test(text[at]);
+
+/**
+ * The words around `value` on the raw line that holds it, verbatim: WINDOW_CHARS either side
+ * counted with each run of whitespace as one, cut at safe boundaries. Undefined when no line of
+ * `source` holds it.
+ */
+export function wordsAround(source: string, value: string): string | undefined {
+  const line = source.split('\n').find((text) => text.includes(value));
+  if (line === undefined) return undefined;
+  const at = line.indexOf(value);
+  let left = at;
+  for (let counted = 0; left > 0 && counted < WINDOW_CHARS; counted++) {
+    left--;
+    while (left > 0 && isSpace(line, left) && isSpace(line, left - 1)) left--;
+  }
+  let right = at + value.length;
+  for (let counted = 0; right < line.length && counted < WINDOW_CHARS; counted++) {
+    right++;
+    while (right < line.length && isSpace(line, right - 1) && isSpace(line, right)) right++;
+  }
+  return sliceWithin(line, left, right).trim();
+}
 
 /** One sighting of an identifier: where, in whose words, and the text around it (for its label). */
 export interface ClosetOccurrence {
@@ -62,11 +118,12 @@ export type ClosetRenderer = (options: ClosetOptions) => string;
 
 /**
  * The Coordinate Closet: exact identifiers not already in the view, ranked by kind, recency,
- * use and whether the agent itself used them, each opaque value with a context label
- * (`7fd5835b ⟦changelog_id⟧`), within a token budget. Empty when nothing is missing. The ranking
+ * use and whether the agent itself used them, within a token budget: the best-ranked each on a
+ * line of the words around its last occurrence, the rest bare on one line, each opaque value
+ * there with a context label (`7fd5835b ⟦changelog_id⟧`). Empty when nothing is missing. The ranking
  * is worked out once here; a fold that tries several budgets only filters and fills.
  */
-export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: number, end: number): ClosetRenderer {
+export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: number, end: number, rawSource?: (value: string, messageIndex: number) => string | undefined): ClosetRenderer {
   const candidates = new Map<string, Candidate>();
   for (const occurrence of occurrences) {
     const entry = candidates.get(occurrence.value);
@@ -78,7 +135,7 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
   }
   const span = Math.max(1, end - start);
   // how many distinct lines share each template: ids from log spam rank below one-off findings
-  const shapeOf = (source: string) => (source.length <= 400 && !source.includes('\n') ? lineShape(source) : '');
+  const shapeOf = (source: string) => (source.length <= TEMPLATE_MAX_CHARS && !source.includes('\n') ? lineShape(source) : '');
   const shapes = new Map<string, number>();
   const sourceShape = new Map<string, string>();
   for (const candidate of candidates.values()) {
@@ -90,40 +147,52 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
   const scores = new Map<Candidate, number>();
   for (const candidate of candidates.values()) {
     const count = shapes.get(sourceShape.get(candidate.source) ?? '') ?? 1;
-    const spam = count >= 3 ? 12 * Math.log2(count) : 0;
-    scores.set(candidate, KIND_WEIGHT[candidate.kind] + (20 * (candidate.last - start)) / span + Math.min(10, candidate.uses * 2) + (candidate.byAgent ? 15 : 0) - spam);
+    const spam = count >= SPAM_MIN_LINES ? SPAM_WEIGHT * Math.log2(count) : 0;
+    scores.set(candidate, KIND_WEIGHT[candidate.kind] + (RECENCY_WEIGHT * (candidate.last - start)) / span + Math.min(USE_WEIGHT_CAP, candidate.uses * USE_WEIGHT) + (candidate.byAgent ? AGENT_WEIGHT : 0) - spam);
   }
   const score = (candidate: Candidate) => scores.get(candidate) ?? 0;
   const ranked = [...candidates.values()].sort((a, b) => score(b) - score(a) || a.last - b.last || (a.value < b.value ? -1 : 1));
-  // each candidate's rendering and size, on first need
-  const items = new Map<Candidate, { item: string; cost: number }>();
+  // each candidate's renderings (bare, and in the words around its last occurrence) and sizes, on first need
+  const items = new Map<Candidate, { item: string; cost: number; window: string; windowCost: number }>();
   const itemOf = (candidate: Candidate) => {
     let entry = items.get(candidate);
     if (!entry) {
       const label = OPAQUE.has(candidate.kind) ? extractVerbatimContextLabel(candidate.source, candidate.value) : undefined;
       const item = label ? `${candidate.value} ⟦${label}⟧` : candidate.value;
-      items.set(candidate, (entry = { item, cost: estimateTokens(item) + 1 }));
+      // a fold line's text is framed and re-spaced: a window comes only from the raw message's own text
+      const raw = rawSource?.(candidate.value, candidate.last);
+      const window = (raw === undefined ? undefined : wordsAround(raw, candidate.value)) ?? item;
+      items.set(candidate, (entry = { item, cost: estimateTokens(item) + ITEM_SEPARATOR_TOKENS, window, windowCost: estimateTokens(window) + WINDOW_LINE_TOKENS }));
     }
     return entry;
   };
   return (options) => {
-    const userBudget = options.budgetTokens * (options.userLaneFraction ?? 0.25);
+    const userBudget = options.budgetTokens * (options.userLaneFraction ?? USER_LANE_FRACTION);
+    const windowBudget = options.budgetTokens * WINDOW_SHARE;
     const kept: string[] = [];
+    const windows: string[] = [];
     let used = 0;
+    let windowUsed = 0;
     let userUsed = 0;
     for (const candidate of ranked) {
       if (options.isPresent(candidate.value)) continue;
-      const { item, cost } = itemOf(candidate);
+      const entry = itemOf(candidate);
+      const asWindow = windowUsed + entry.windowCost <= windowBudget;
+      const cost = asWindow ? entry.windowCost : entry.cost;
       if (used + cost > options.budgetTokens) continue;
       if (candidate.fromUser && !candidate.byAgent) {
         if (userUsed + cost > userBudget) continue;
         userUsed += cost;
       }
       used += cost;
-      kept.push(item);
+      if (asWindow) {
+        windowUsed += cost;
+        windows.push(`${CLOSET_MARK} ${entry.window}`);
+      } else kept.push(entry.item);
       options.kept?.push({ value: candidate.value, kind: candidate.kind, messageIndex: candidate.last });
     }
-    return kept.length ? `${CLOSET_MARK} ${kept.join(' · ')}` : '';
+    if (kept.length) windows.push(`${CLOSET_MARK} ${kept.join(' · ')}`);
+    return windows.join('\n');
   };
 }
 

@@ -3,7 +3,7 @@ import { classifyAssistantRegister } from '../glyphs/parse-register-glyph.ts';
 import { Transcript } from '../messages/transcript.ts';
 import type { CanonicalMessage, ProviderMessage } from '../messages/types.ts';
 import { callTouches } from '../recall/call-touches.ts';
-import { basenameOf, pathsMatch } from '../recall/normalize-path.ts';
+import { basenameOf, pathsMatch } from '../text/normalize-path.ts';
 import { pairToolCalls, type PairedToolCall } from '../messages/pair-tool-calls.ts';
 import { findPathMentions } from '../recall/path-mentions.ts';
 import { episodeId } from './episode-id.ts';

@@ -1,4 +1,4 @@
-import { basenameOf, normalizePath, pathsMatch } from '../recall/normalize-path.ts';
+import { basenameOf, normalizePath, pathsMatch } from '../text/normalize-path.ts';
 import { compareEpisodesNewestFirst } from './episode-order.ts';
 import { DEFAULT_FIND_LIMIT, type EpisodeStore, type FindByPathsOptions, type ListEpisodesOptions } from './episode-store.ts';
 import type { Episode } from './types.ts';

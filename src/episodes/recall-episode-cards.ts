@@ -1,5 +1,5 @@
 import type { TokenCounter } from '../messages/transcript.ts';
-import { normalizePath, pathsMatch } from '../recall/normalize-path.ts';
+import { normalizePath, pathsMatch } from '../text/normalize-path.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
 import { compareEpisodesNewestFirst } from './episode-order.ts';
 import type { EpisodeStore } from './episode-store.ts';

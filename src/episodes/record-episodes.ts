@@ -1,4 +1,4 @@
-import { pathsMatch } from '../recall/normalize-path.ts';
+import { pathsMatch } from '../text/normalize-path.ts';
 import { isOlderEpisode } from './episode-order.ts';
 import type { EpisodeStore } from './episode-store.ts';
 import type { Episode, EpisodeConclusion } from './types.ts';

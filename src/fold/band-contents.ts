@@ -1,6 +1,6 @@
-import { findIdentifiers } from '../closet/nominate-verbatim.ts';
+import { findIdentifiers } from '../text/find-identifiers.ts';
 import { phraseKeys } from '../text/phrase-index.ts';
-import type { Band } from './build-band.ts';
+import type { Band } from './band.ts';
 import type { FoldLine } from './fold-line.ts';
 import { UNSCANNED } from './line-templates.ts';
 import { lineGroups, renderGroup } from './render-lines.ts';

@@ -1,8 +1,9 @@
-import type { IdentifierKind } from '../closet/identifier-kinds.ts';
-import { findIdentifiers } from '../closet/nominate-verbatim.ts';
+import { argumentValues } from '../messages/plain-text.ts';
+import type { IdentifierKind } from '../text/identifier-kinds.ts';
+import { findIdentifiers } from '../text/find-identifiers.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import { fnv1a } from '../text/hash.ts';
-import type { Band } from './build-band.ts';
+import type { Band } from './band.ts';
 import type { FoldLine, FoldLineKind } from './fold-line.ts';
 import { keyArgument } from './key-argument.ts';
 import { collapse, UNSCANNED } from './line-templates.ts';
@@ -134,6 +135,15 @@ export function takeBandReceipt(band: Band, messageAt: (index: number) => Canoni
   const lines: LineReceipt[] = [];
   const agentLines: number[] = [];
   const identifiers = new Map<string, IdentifierReceipt>();
+  // a call's skeleton and output lines sit at the call's message: a value read there may come from its answer, later in the band
+  const holds = (index: number, value: string) => {
+    const message = messageAt(index);
+    return [message.text, message.reasoning, ...message.toolCalls.map((call) => argumentValues(call.input)), ...message.toolResults.map((result) => result.text)].some((text) => text.includes(value));
+  };
+  const sourceOf = (value: string, from: number) => {
+    for (let index = from; index < band.end; index++) if (holds(index, value)) return index;
+    return from;
+  };
   for (const group of lineGroups(record.picked)) {
     const first = group[0];
     const text = renderGroup(group);
@@ -144,7 +154,8 @@ export function takeBandReceipt(band: Band, messageAt: (index: number) => Canoni
     const scanned = group.length === 1 && first.identifiers !== UNSCANNED && !first.text.startsWith('… ') && !first.text.endsWith(' …');
     for (const { value, kind } of scanned ? first.identifiers : findIdentifiers(text)) {
       const seen = identifiers.get(value);
-      if (!seen || seen.messageIndex < first.messageIndex) identifiers.set(value, { value, kind, messageIndex: first.messageIndex, via: 'line' });
+      const messageIndex = sourceOf(value, first.messageIndex);
+      if (!seen || seen.messageIndex < messageIndex) identifiers.set(value, { value, kind, messageIndex, via: 'line' });
     }
   }
   for (const entry of record.closet) if (!identifiers.has(entry.value)) identifiers.set(entry.value, { ...entry, via: 'closet' });

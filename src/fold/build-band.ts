@@ -11,6 +11,7 @@ import { renderLines } from './render-lines.ts';
 import { createLineSelector } from './select-lines.ts';
 import type { LineValueWeights } from './line-value.ts';
 import type { PhraseIndex } from '../text/phrase-index.ts';
+import type { Band } from './band.ts';
 
 export const FOLD_PREAMBLE =
   'Earlier turns, folded oldest first. » lines are the user\'s words; plain lines are your own, verbatim; ∴ your reasoning; ' +
@@ -39,7 +40,7 @@ export interface BandRequest {
   readonly weights: LineValueWeights;
   readonly closetFraction: number;
   /** Share of the band that guarantees skeleton lines to the newest calls; older ones compete on value. */
-  readonly callShare?: number;
+  readonly callShare: number;
   readonly rawTokens: number;
   /** Exact tokens per estimated token seen in earlier bands: a first guess that saves attempts. */
   readonly estimateScale?: number;
@@ -73,26 +74,18 @@ export class LineTokenCache {
   }
 }
 
+/** The line break after the role tag and the one closing the message. */
+const MESSAGE_FRAMING_TOKENS = 2;
+
 /**
  * Tokens of a synthetic message holding `text`, as the sum over its lines plus one per line
  * break. o200k splits text at line breaks before merging, so this never undercounts (a break
  * after punctuation may merge with it, making the true count a little lower).
  */
 export function messageTokensUpperBound(role: string, text: string, lines: LineTokenCache): number {
-  let tokens = lines.count(`<${role}>`) + 2;
+  let tokens = lines.count(`<${role}>`) + MESSAGE_FRAMING_TOKENS;
   for (const line of text.split('\n')) tokens += lines.count(line) + 1;
   return tokens;
-}
-
-export interface Band {
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
-  /** Tokens of the synthetic user message that carries the band: an upper bound from the session's counter (see messageTokensUpperBound). */
-  readonly tokens: number;
-  readonly lineKeys: readonly string[];
-  /** Exact tokens per estimated token of the picked lines, for the next band's first guess. */
-  readonly estimateScale: number;
 }
 
 /** Commands are what agents reuse most after their own prose, so skeleton lines keep them whole up to this width. */
@@ -159,6 +152,41 @@ function closetOccurrences(lines: readonly FoldLine[], closetOnly: readonly Clos
   return out;
 }
 
+/** Tokens the header's message framing adds to its estimate. */
+const INTRO_FRAMING_TOKENS = 4;
+/** Kept back from the lines for the one line that counts omitted calls, written after the pick. */
+const OMISSION_LINE_RESERVE_TOKENS = 40;
+/** Exact tokens per estimated token before a session has measured any band: estimates run high on prose. */
+const FIRST_ESTIMATE_SCALE = 0.7;
+/** The learned scale never drops below this: a band of a few long identifiers must not talk it down to nothing. */
+const MIN_ESTIMATE_SCALE = 0.3;
+/** Picks per band: each one corrects the scale and the line budget from the last one's real count. */
+const MAX_ATTEMPTS = 5;
+/** An over-budget pick takes back its excess and a little more, so the next pick lands under. */
+const OVERSHOOT_CORRECTION = 1.05;
+/** A pick at this share of its budget or more is close enough: another attempt costs more than it adds. */
+const CLOSE_ENOUGH = 0.9;
+
+/**
+ * The raw text that holds `value`, from message `from` on (a call's lines sit at the call's
+ * message, its output in the answer after it), or undefined.
+ */
+function rawTextHolding(messages: readonly CanonicalMessage[], value: string, from: number, end: number): string | undefined {
+  for (let index = Math.max(0, from); index < end; index++) {
+    const message = messages[index];
+    for (const text of [message.text, message.reasoning, ...message.toolResults.map((result) => result.text), ...message.toolCalls.flatMap((call) => stringLeaves(call.input))]) if (text.includes(value)) return text;
+  }
+  return undefined;
+}
+
+/** Every string inside a call's arguments, each as the agent wrote it. */
+function stringLeaves(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const item of value) stringLeaves(item, out);
+  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) stringLeaves(item, out);
+  return out;
+}
+
 /** One try at filling the band's budget. */
 interface Attempt {
   readonly text: string;
@@ -177,25 +205,24 @@ export function buildBand(request: BandRequest): Band {
   const { messages, start, end, budgetTokens, countTokens } = request;
   const header = `[warpfold fold · messages ${start + 1}–${end} · ${request.rawTokens} tokens]`;
   const intro = request.withPreamble ? `${header}\n${FOLD_PREAMBLE}` : header;
-  const introTokens = estimateTokens(intro) + 4;
+  const introTokens = estimateTokens(intro) + INTRO_FRAMING_TOKENS;
   const candidates = candidateLines(messages, start, end, SKELETON_WIDTH, request.phrases, request.weights, request.pinned);
-  const lines = guaranteeNewestCalls(candidates.lines, (request.callShare ?? 0.25) * (budgetTokens - introTokens));
-  const omissionReserve = 40;
-  const closetOf = prepareCloset(closetOccurrences(lines, candidates.closetOnly), start, end);
+  const lines = guaranteeNewestCalls(candidates.lines, request.callShare * (budgetTokens - introTokens));
+  const closetOf = prepareCloset(closetOccurrences(lines, candidates.closetOnly), start, end, (value, from) => rawTextHolding(messages, value, from, end));
   const closetBudget = Math.max(0, request.closetFraction * budgetTokens);
   const lineTokens = request.lineTokens ?? new LineTokenCache(countTokens);
   const measure = (text: string) => messageTokensUpperBound(request.userRole, text, lineTokens);
 
-  let scale = request.estimateScale ?? 0.7;
+  let scale = request.estimateScale ?? FIRST_ESTIMATE_SCALE;
   let bestScale = scale;
-  let lineBudget = budgetTokens - closetBudget - introTokens - omissionReserve;
+  let lineBudget = budgetTokens - closetBudget - introTokens - OMISSION_LINE_RESERVE_TOKENS;
   let best: Attempt | undefined;
   // when nothing fits the budget, the smallest attempt (mandatory lines only) still stands; callers check its size
   let smallest: Attempt | undefined;
   let previousText = '';
   let previousEstimate = -1;
   const select = createLineSelector(lines, { presentLines: request.presentLines, presentPhrases: request.presentPhrases, recency: request.weights.recency });
-  for (let attempt = 0; attempt < 5; attempt++) {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const picked = select(lineBudget, scale);
     const omitted = omittedCallsLine(lines, new Set(picked));
     const pickedIdentifiers = new Set(picked.flatMap((line) => line.identifiers.map((identifier) => identifier.value)));
@@ -219,9 +246,9 @@ export function buildBand(request: BandRequest): Band {
     if (text === previousText && estimated === previousEstimate && tokens <= budgetTokens) break;
     previousText = text;
     previousEstimate = estimated;
-    if (estimated > 0 && real > 0) scale = Math.max(0.3, real / estimated);
-    if (tokens > budgetTokens) lineBudget -= (tokens - budgetTokens) * 1.05;
-    else if (tokens >= 0.9 * budgetTokens || picked.length === lines.length) break;
+    if (estimated > 0 && real > 0) scale = Math.max(MIN_ESTIMATE_SCALE, real / estimated);
+    if (tokens > budgetTokens) lineBudget -= (tokens - budgetTokens) * OVERSHOOT_CORRECTION;
+    else if (tokens >= CLOSE_ENOUGH * budgetTokens || picked.length === lines.length) break;
     if (lineBudget <= 0) lineBudget = 0;
     if (lineBudget === 0 && attempt > 0) break;
   }

@@ -1,4 +1,4 @@
-import { findIdentifiers, type NominatedIdentifier } from '../closet/nominate-verbatim.ts';
+import { findIdentifiers, type NominatedIdentifier } from '../text/find-identifiers.ts';
 import { pairToolCalls } from '../messages/pair-tool-calls.ts';
 import type { CanonicalMessage, ToolCall, ToolResult } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';

@@ -39,6 +39,13 @@ export interface FoldConfig {
   readonly alwaysOn?: boolean;
   /** Share of the ceiling a hard-epoch rebirth seed may take. */
   readonly seedFraction: number;
+  /**
+   * At an epoch, a tool output in the raw tail larger than this share of the ceiling is shown
+   * clipped to it (head and tail, the cut marked), so one huge output never forces the sealed
+   * bands to re-fold; it folds whole into the next band. Absent (as in configs saved before it
+   * existed), outputs are clipped only when one alone does not fit.
+   */
+  readonly liveOutputFraction?: number;
   readonly lineWeights: LineValueWeights;
 }
 
@@ -53,12 +60,16 @@ export const DEFAULT_FOLD_CONFIG: FoldConfig = Object.freeze({
   bandFraction: 0.3,
   bandsFraction: 0.78,
   mergeFraction: 0.52,
-  closetFraction: 0.03,
+  // the closet shows values in the words around them (see render-closet): 0.03 held too few of
+  // them; more than this crowded out the agent's own lines (far reuse on dev fell under 92%)
+  closetFraction: 0.12,
   callShare: 0.04,
   headFraction: 0.3,
   safetyFraction: 0.01,
   tailTriggerFraction: 0.25,
   seedFraction: 0.5,
+  // measured at 16,000 and 8,000: 0.25 still re-folds bands under 4–6k-token file views, 0.1 starts to lose their identifiers
+  liveOutputFraction: 0.15,
   lineWeights: DEFAULT_LINE_VALUE_WEIGHTS,
 });
 
@@ -70,8 +81,11 @@ export const DEFAULT_FOLD_CONFIG: FoldConfig = Object.freeze({
 export const TIGHT_FOLD_CONFIG: FoldConfig = Object.freeze({
   ...DEFAULT_FOLD_CONFIG,
   bandsFraction: 0.8,
-  mergeFraction: 0.65,
-  closetFraction: 0.05,
+  // a merge rewrites what it keeps: at 0.65 the merged band left no room for new ones, so the next
+  // epoch merged again and rewrote ~5,000 tokens every few calls; 0.4 leaves room for several bands
+  mergeFraction: 0.4,
+  // bands that merge often are the only record of most identifiers
+  closetFraction: 0.2,
   // small bands merge often: the skeletons of the newest calls are the record of what was just done
   callShare: 0.12,
   // tool output rarely fits at all; echoed output would only crowd out the agent's own lines

@@ -4,6 +4,7 @@ import type { ProviderMessage } from '../messages/types.ts';
 import { writeSyntheticMessage } from '../messages/write-synthetic.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
 import { buildBand } from './build-band.ts';
+import { bandRequest } from './band-request.ts';
 import { DEFAULT_FOLD_CONFIG, type FoldConfig } from './fold-config.ts';
 import { planActiveTurnStepFold } from './step-fold.ts';
 import { FOLD_ACKNOWLEDGEMENT } from './fold-acknowledgement.ts';
@@ -65,23 +66,7 @@ export function foldContext(history: readonly ProviderMessage[], options: FoldCo
   while (end > start && !transcript.isSafeCut(end)) end--;
   if (end <= start) return unchanged;
   const rawTokens = transcript.tokensBetween(start, end);
-  const band = buildBand({
-    messages: transcript.messages,
-    start,
-    end,
-    budgetTokens: Math.floor(options.budgetTokens ?? config.bandRatio * rawTokens),
-    countTokens,
-    userRole: 'user',
-    presentLines: new Set(),
-    presentPhrases: new Set(),
-    presentIdentifiers: new Set(),
-    phrases: transcript.phrases,
-    pinned,
-    withPreamble: true,
-    weights: config.lineWeights,
-    closetFraction: config.closetFraction,
-    rawTokens,
-  });
+  const band = buildBand(bandRequest({ transcript, config, countTokens, start, end, budgetTokens: options.budgetTokens ?? config.bandRatio * rawTokens, pinned, withPreamble: true }));
   const ack = writeSyntheticMessage(transcript.dialect, 'assistant', FOLD_ACKNOWLEDGEMENT);
   const ackTokens = syntheticMessageTokens(countTokens, transcript.dialect === 'gemini' ? 'model' : 'assistant', FOLD_ACKNOWLEDGEMENT);
   if (band.tokens + ackTokens >= rawTokens) return unchanged;

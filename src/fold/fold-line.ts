@@ -1,4 +1,4 @@
-import type { NominatedIdentifier } from '../closet/nominate-verbatim.ts';
+import type { NominatedIdentifier } from '../text/find-identifiers.ts';
 
 /** What a line of a fold is, which sets its prefix and how much it is worth keeping. */
 export type FoldLineKind = 'user' | 'assistant' | 'reasoning' | 'call' | 'argument' | 'output' | 'error';

@@ -1,4 +1,5 @@
-export { buildBand, FOLD_PREAMBLE, type Band, type BandRequest } from './build-band.ts';
+export { buildBand, FOLD_PREAMBLE, type BandRequest } from './build-band.ts';
+export type { Band } from './band.ts';
 export { ALWAYS_ON_FOLD_CONFIG, DEFAULT_FOLD_CONFIG, foldConfigForCeiling, MIN_TAIL_CAP_TOKENS, resolveFoldConfig, TIGHT_FOLD_CONFIG, type FoldConfig, type FoldConfigOverrides } from './fold-config.ts';
 export { foldContext, type FoldContextOptions, type FoldResult } from './fold-context.ts';
 export { DEFAULT_LINE_VALUE_WEIGHTS, type LineValueWeights } from './line-value.ts';
@@ -8,5 +9,3 @@ export { toolFamily, type ToolFamily } from './tool-family.ts';
 export { toolOutcome, type ToolOutcome } from './tool-outcome.ts';
 export { detectTurns, isUserTurnBoundary } from '../messages/turns.ts';
 export { nominateVerbatim, extractVerbatimContextLabel } from '../closet/index.ts';
-export * from '../freeze/index.ts';
-export { FoldSession, DEFAULT_FOLD_PRESSURE_CEILING_TOKENS } from '../session/index.ts';

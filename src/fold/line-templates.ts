@@ -1,5 +1,5 @@
-import { lineShape } from '../closet/identifier-kinds.ts';
-import { findIdentifiers, type NominatedIdentifier } from '../closet/nominate-verbatim.ts';
+import { lineShape } from '../text/identifier-kinds.ts';
+import { findIdentifiers, type NominatedIdentifier } from '../text/find-identifiers.ts';
 import type { CanonicalMessage, ToolCall, ToolResult } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
 import { phraseKeys } from '../text/phrase-index.ts';

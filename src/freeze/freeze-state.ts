@@ -1,8 +1,8 @@
-import type { Band } from '../fold/build-band.ts';
+import type { Band } from '../fold/band.ts';
 import type { Dialect } from '../messages/types.ts';
-import { NEUTRAL_CALIBRATION, type Calibration } from '../session/calibration.ts';
+import { NEUTRAL_CALIBRATION, type Calibration } from './calibration.ts';
 import type { RecallState } from '../recall/recall-state.ts';
-import type { ResidentCard } from '../session/recall-lane.ts';
+import type { ResidentCard } from '../recall/resident-card.ts';
 
 /** Why the sealed prefix was rebuilt. */
 export type EpochReason = 'first-call' | 'over-budget' | 'cold-cache' | 'tail-cap' | 'boundary-changed' | 'config-changed' | 'restored-mismatch' | 'hard-epoch';

@@ -1,6 +1,6 @@
 import { isRecord, kindOf, parseArguments, valueText, type DialectReading } from './dialect-reading.ts';
 import { FoldInputError } from './fold-input-error.ts';
-import type { ToolCallLedger } from './read-message.ts';
+import type { ToolCallLedger } from './tool-call-ledger.ts';
 import type { CanonicalRole, ProviderMessage, ToolCall } from './types.ts';
 
 /**

@@ -4,7 +4,8 @@ import { argumentValues, countsReasoningIn, plainMessageText } from './plain-tex
 import { readDialect } from './detect-dialect.ts';
 import { FoldInputError, FoldOptionsError } from './fold-input-error.ts';
 import { checkValueShape, MAX_VALUE_DEPTH } from './value-guard.ts';
-import { readMessage, ToolCallLedger } from './read-message.ts';
+import { readMessage } from './read-message.ts';
+import { ToolCallLedger } from './tool-call-ledger.ts';
 import type { CanonicalMessage, Dialect, ProviderMessage } from './types.ts';
 
 export type TokenCounter = (text: string) => number;

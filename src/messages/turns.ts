@@ -1,5 +1,6 @@
 import { Transcript } from './transcript.ts';
-import { readMessage, ToolCallLedger, type AnsweredCall } from './read-message.ts';
+import { readMessage } from './read-message.ts';
+import { ToolCallLedger, type AnsweredCall } from './tool-call-ledger.ts';
 import { detectDialect } from './detect-dialect.ts';
 import type { CanonicalMessage, Dialect, ProviderMessage, Turn } from './types.ts';
 

@@ -1,6 +1,6 @@
 import type { FoldEntry, FoldIndex } from './fold-index.ts';
 import { lookupPath } from './fold-index.ts';
-import { basenameOf } from './normalize-path.ts';
+import { basenameOf } from '../text/normalize-path.ts';
 import { resolveRecallConfig, type RecallConfig } from './recall-config.ts';
 import { hasSubstance, renderRecallCard } from './recall-card.ts';
 import type { RecallSignal, RecallSignals } from './recall-signals.ts';

@@ -1,7 +1,7 @@
 import { toolFamily } from '../fold/tool-family.ts';
 import type { ToolCall } from '../messages/types.ts';
 import { findPathMentions } from './path-mentions.ts';
-import { normalizePath } from './normalize-path.ts';
+import { normalizePath } from '../text/normalize-path.ts';
 import { patchTouches, shellTouches, type PathTouch, type TouchKind } from './shell-touches.ts';
 import { isRecord } from '../text/is-record.ts';
 

@@ -1,11 +1,11 @@
-import { findIdentifiers } from '../closet/nominate-verbatim.ts';
+import { findIdentifiers } from '../text/find-identifiers.ts';
 import { keyArgument } from '../fold/key-argument.ts';
 import { toolFamily } from '../fold/tool-family.ts';
 import type { CanonicalMessage, ToolCall, ToolResult } from '../messages/types.ts';
 import { callTouches } from './call-touches.ts';
-import { basenameOf, normalizePath, pathsMatch } from './normalize-path.ts';
+import { basenameOf, normalizePath, pathsMatch } from '../text/normalize-path.ts';
 import { pairToolCalls, type PairedToolCall } from '../messages/pair-tool-calls.ts';
-import { stripRecallCards } from './recall-card.ts';
+import { stripRecallCards } from './recall-card-frame.ts';
 import { findPathMentions } from './path-mentions.ts';
 import type { PathTouch } from './shell-touches.ts';
 import { headOf } from '../text/safe-cut.ts';

@@ -3,10 +3,5 @@ export { extractRecallSignals, type RecallSignal, type RecallSignals, type Recal
 export { buildFoldRecallContext, type FoldRecallContext, type RecallCard, type RecallTrigger } from './build-fold-recall-context.ts';
 export { DEFAULT_RECALL_CONFIG, resolveRecallConfig, type RecallConfig, type ResolvedRecallConfig } from './recall-config.ts';
 export { createRecallState, restoreRecallState, type RecallState, type ResidentRecall } from './recall-state.ts';
-export { RECALL_CARD_CLOSING, RECALL_CARD_OPENING, stripRecallCards } from './recall-card.ts';
-export { excerptResult } from './excerpt.ts';
-export { callTouches, mergeTouches } from './call-touches.ts';
-export { shellTouches, type PathTouch, type TouchKind } from './shell-touches.ts';
-export { pairToolCalls, type PairedToolCall } from '../messages/pair-tool-calls.ts';
-export { basenameOf, normalizePath, pathsMatch } from './normalize-path.ts';
-export { findPathMentions } from './path-mentions.ts';
+export { RECALL_CARD_CLOSING, RECALL_CARD_OPENING, stripRecallCards } from './recall-card-frame.ts';
+export type { PathTouch, TouchKind } from './shell-touches.ts';

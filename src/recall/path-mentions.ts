@@ -1,5 +1,5 @@
-import { findIdentifiers } from '../closet/nominate-verbatim.ts';
-import { normalizePath } from './normalize-path.ts';
+import { findIdentifiers } from '../text/find-identifiers.ts';
+import { normalizePath } from '../text/normalize-path.ts';
 
 // Bare file names ("see models.py") only count with an extension source files use; a looser
 // rule would read dotted module names and version strings as files.

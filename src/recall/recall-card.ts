@@ -2,19 +2,7 @@ import { firstLine } from '../fold/key-argument.ts';
 import type { TokenCounter } from '../messages/transcript.ts';
 import { excerptResult } from './excerpt.ts';
 import type { FoldEntry } from './fold-index.ts';
-
-export const RECALL_CARD_OPENING = '[warpfold recall · ';
-export const RECALL_CARD_CLOSING = '[end warpfold recall]';
-
-const CARD_BLOCK = /\[warpfold recall · [^\n]*\][\s\S]*?\[end warpfold recall\]\n?/g;
-
-/**
- * Removes recall cards from a text. A host appends cards to tool results; once those fold,
- * indexing them again would recall recalls.
- */
-export function stripRecallCards(text: string): string {
-  return text.includes(RECALL_CARD_OPENING) ? text.replace(CARD_BLOCK, '') : text;
-}
+import { RECALL_CARD_CLOSING, recallCardHeader } from './recall-card-frame.ts';
 
 /** True when a result says something: markup-only or empty output is not worth a card. */
 export function hasSubstance(entry: FoldEntry): boolean {
@@ -42,7 +30,7 @@ export interface CardRequest {
 export function renderRecallCard(request: CardRequest): { text: string; tokens: number } | null {
   const { entry, key, countTokens } = request;
   const argument = firstLine(entry.call.keyArgument, 200);
-  const lines = [`${RECALL_CARD_OPENING}${key} · from message ${entry.messageIndex}]`, `call: ${entry.call.name}${argument ? ` ${argument}` : ''}${entry.isError ? ' → error' : ''}`];
+  const lines = [recallCardHeader(key, entry.messageIndex), `call: ${entry.call.name}${argument ? ` ${argument}` : ''}${entry.isError ? ' → error' : ''}`];
   const conclusion = entry.conclusion ? `conclusion: ${entry.conclusion}` : '';
   const frame = [...lines, 'result:', conclusion, RECALL_CARD_CLOSING].filter((line) => line !== '').join('\n');
   let excerptBudget = request.budgetTokens - countTokens(frame) - 4;

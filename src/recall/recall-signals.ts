@@ -1,4 +1,4 @@
-import { findIdentifiers } from '../closet/nominate-verbatim.ts';
+import { findIdentifiers } from '../text/find-identifiers.ts';
 import { toolFamily } from '../fold/tool-family.ts';
 import type { CanonicalMessage, ToolCall } from '../messages/types.ts';
 import { callTouches } from './call-touches.ts';

@@ -1,5 +1,5 @@
 import { isBareFileName } from './path-mentions.ts';
-import { normalizePath } from './normalize-path.ts';
+import { normalizePath } from '../text/normalize-path.ts';
 
 /** How a call touched a file. `written` replaces the whole file; episodes decide created vs edited. */
 export type TouchKind = 'read' | 'edited' | 'written';

@@ -1,17 +1,4 @@
-/**
- * How the host's measured prompt tokens relate to the session's own count of the same view:
- * `measured ≈ factor × counted + overhead`. The overhead is what the provider bills outside the
- * history (system prompt sent apart, tool schemas); the factor is a tokenizer difference (a
- * provider counting more tokens than the session's counter). Never below the session's count.
- */
-export interface Calibration {
-  readonly factor: number;
-  readonly overhead: number;
-  /** The observation the factor is solved against: an earlier view of clearly different size. */
-  readonly anchor: readonly [counted: number, measured: number] | null;
-}
-
-export const NEUTRAL_CALIBRATION: Calibration = { factor: 1, overhead: 0, anchor: null };
+import type { Calibration } from '../freeze/calibration.ts';
 
 /** Views must differ by this many counted tokens before their difference says anything about the factor. */
 const MIN_SPREAD = 1_000;

@@ -1,5 +1,5 @@
 import { digestOf, takeBandReceipt, type BandReceipt, type BandReceiptBody } from '../fold/band-receipt.ts';
-import type { Band } from '../fold/build-band.ts';
+import type { Band } from '../fold/band.ts';
 import type { EpochReason } from '../freeze/freeze-state.ts';
 import { fingerprintOf } from '../messages/transcript.ts';
 import type { CanonicalMessage, ProviderMessage } from '../messages/types.ts';

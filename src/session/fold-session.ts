@@ -1,4 +1,5 @@
-import { LineTokenCache, messageTokensUpperBound, readAheadLines, type Band } from '../fold/build-band.ts';
+import { LineTokenCache, messageTokensUpperBound, readAheadLines } from '../fold/build-band.ts';
+import type { Band } from '../fold/band.ts';
 import { MIN_TAIL_CAP_TOKENS, resolveFoldConfig, type FoldConfig, type FoldConfigOverrides } from '../fold/fold-config.ts';
 import { DEFAULT_FREEZE_CONFIG, evaluateFoldFreeze, type FreezeConfig } from '../freeze/evaluate-freeze.ts';
 import { commitFoldFreeze, createFoldFreezeState, hasSealedPrefix, touchFoldFreeze, type EpochReason, type FoldFreezeState } from '../freeze/freeze-state.ts';
@@ -18,7 +19,8 @@ import type { FoldOutcome, FoldPrepareOptions } from './fold-outcome.ts';
 import type { TaskRail } from '../task-rail/types.ts';
 import { clipTail } from './clip-tail.ts';
 import { RecallLane } from './recall-lane.ts';
-import { countedBudget, observeCalibration, type Calibration } from './calibration.ts';
+import { countedBudget, observeCalibration } from './calibration.ts';
+import type { Calibration } from '../freeze/calibration.ts';
 import { createRecallState } from '../recall/recall-state.ts';
 import type { RecallConfig } from '../recall/recall-config.ts';
 import { chooseHeadEnd, planFold } from './plan-fold.ts';
@@ -35,8 +37,6 @@ export { FOLD_ACKNOWLEDGEMENT } from '../fold/fold-acknowledgement.ts';
 /** Fingerprints are unsigned, so a restored state marked with this one never matches a config: it re-seals. */
 const UNKNOWN_CONFIG_FINGERPRINT = -1;
 
-/** Recall is on by default for ceilings up to this many tokens. */
-export const RECALL_BY_DEFAULT_UP_TO = 12_000;
 
 export interface FoldSessionOptions {
   /** Prompt budget in tokens; every view stays at or under it. `false` never folds under pressure. */
@@ -52,9 +52,9 @@ export interface FoldSessionOptions {
   /**
    * Page folded content back in: when the newest messages touch a folded path or identifier
    * again, a recall card with the buried tool output is added after them (append-only, so the
-   * sealed prefix stays byte-identical) until the next epoch folds it away. Default: on for
-   * ceilings of 12,000 tokens and below, where folds must drop the most; off above, where bands
-   * keep enough that cards mostly add cost (measured on the dev corpus, see README).
+   * sealed prefix stays byte-identical) until the next epoch folds it away. Default off: on the
+   * dev and dev2 corpora cards cost 3–6% more at 8,000 and 16,000 tokens and kept no more of what
+   * the agent reused than the bands already did (see README).
    */
   readonly recall?: boolean | Partial<RecallConfig>;
   /**
@@ -124,7 +124,7 @@ export class FoldSession {
     this.counterProbe = this.countTokens(COUNTER_PROBE);
     this.state = options.restoredState === undefined ? createFoldFreezeState(this.configFingerprint) : this.restore(options.restoredState);
     this.needsVerification = options.restoredState !== undefined;
-    const recall = options.recall ?? (this.ceiling !== null && this.ceiling <= RECALL_BY_DEFAULT_UP_TO);
+    const recall = options.recall ?? false;
     this.recallLane = recall ? new RecallLane(recall === true ? {} : recall, this.countTokens) : null;
     this.receiptLog = options.keepReceipts === false ? null : [];
   }
@@ -303,15 +303,15 @@ export class FoldSession {
     const bands: readonly Band[] = fresh ? [] : this.state.bands;
     const coveredEnd = fresh ? (seed ? seed.end : headEnd) : this.state.coveredEnd;
     const ceilingTokens = Number.isFinite(limit) ? limit / (1 - this.config.safetyFraction) : transcript.tokensBetween(0, transcript.length);
-    const plan = planFold({ transcript, config: this.config, countTokens: this.countTokens, limitTokens: limit, ceilingTokens, headEnd, seed, bands, coveredEnd, ackTokens: this.ackTokens, userRole: 'user', lineTokens: this.lineTokens });
+    const plan = planFold({ transcript, config: this.config, countTokens: this.countTokens, limitTokens: limit, ceilingTokens, headEnd, seed, bands, coveredEnd, ackTokens: this.ackTokens, lineTokens: this.lineTokens });
     const previous = this.state.bands;
     if (plan) {
-      this.commit({ headEnd, seed, bands: plan.bands, coveredEnd: plan.coveredEnd, clipped: {} }, now, plan.viewTokens);
+      this.commit({ headEnd, seed, bands: plan.bands, coveredEnd: plan.coveredEnd, clipped: plan.clipped }, now, plan.viewTokens);
       const entry = this.noteReceipt(previous, reason, plan.merged);
       return this.outcome(history, false, reason, plan.merged, this.recallCards(now, limit), entry);
     }
     // even the smallest tail does not fit: clip oversized raw messages of the live step, else rebirth
-    const clipped = clipTail(transcript, { headEnd, seed, bands, coveredEnd }, limit, this.ackTokens, this.countTokens, this.config.lineWeights);
+    const clipped = clipTail(transcript, { headEnd, seed, bands, coveredEnd }, limit, this.ackTokens, this.countTokens, this.config);
     if (clipped) {
       this.commit({ headEnd, seed, bands: clipped.bands, coveredEnd: clipped.coveredEnd, clipped: clipped.clipped }, now, clipped.viewTokens);
       return this.outcome(history, false, reason, false, 0, this.noteReceipt(previous, reason, false));

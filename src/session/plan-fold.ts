@@ -1,12 +1,15 @@
 import { contentsOf } from '../fold/band-contents.ts';
-import { buildBand, type Band, type LineTokenCache } from '../fold/build-band.ts';
+import { bandRequest, type PresentInView } from '../fold/band-request.ts';
+import { buildBand, type LineTokenCache } from '../fold/build-band.ts';
+import type { Band } from '../fold/band.ts';
 import type { FoldConfig } from '../fold/fold-config.ts';
 import type { Transcript, TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
-import type { RebirthSeedState } from '../freeze/freeze-state.ts';
-import { findIdentifiers } from '../closet/nominate-verbatim.ts';
+import type { ClippedMessage, RebirthSeedState } from '../freeze/freeze-state.ts';
+import { findIdentifiers } from '../text/find-identifiers.ts';
 import { addPhraseKeys } from '../text/phrase-index.ts';
 import { leadingSystemCount } from '../messages/leading-system.ts';
+import { clipToFit } from './clip-message.ts';
 
 export interface FoldPlanInput {
   readonly transcript: Transcript;
@@ -22,14 +25,13 @@ export interface FoldPlanInput {
   readonly coveredEnd: number;
   /** Tokens of one band's acknowledgement message. */
   readonly ackTokens: number;
-  readonly userRole: string;
   readonly lineTokens: LineTokenCache;
 }
 
 export interface FoldPlan {
   readonly bands: readonly Band[];
   readonly coveredEnd: number;
-  readonly clipped: Readonly<Record<string, number>>;
+  readonly clipped: Readonly<Record<string, ClippedMessage>>;
   readonly viewTokens: number;
   readonly merged: boolean;
 }
@@ -90,7 +92,7 @@ function headPhrases(transcript: Transcript, headEnd: number): Pick<ReadonlySet<
 }
 
 /** Lines, phrases and identifiers the view already holds before a new band: head, seed and older bands. */
-function presentIn(seedIdentifiers: ReadonlySet<string>, bands: readonly Band[], head: Pick<ReadonlySet<number>, 'has'>) {
+function presentIn(seedIdentifiers: ReadonlySet<string>, bands: readonly Band[], head: Pick<ReadonlySet<number>, 'has'>): PresentInView {
   const contents = bands.map(contentsOf);
   return {
     lines: unionOf(contents.map((item) => item.lines)),
@@ -121,32 +123,26 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
   const seedIdentifiers = new Set<string>(input.seed ? findIdentifiers(input.seed.text).map((identifier) => identifier.value) : []);
   const pinned = latestInstruction(transcript);
   const head = headPhrases(transcript, input.headEnd);
+  const outputCap = (config.liveOutputFraction ?? 1) * ceilingTokens;
   const band = (start: number, stop: number, budget: number, previous: readonly Band[]): Band | null => {
-    const rawTokens = transcript.tokensBetween(start, stop);
     if (stop <= start || budget <= 0) return null;
-    const present = presentIn(seedIdentifiers, previous, head);
-    const built = buildBand({
-      messages: transcript.messages,
-      start,
-      end: stop,
-      budgetTokens: Math.floor(budget),
-      countTokens: input.countTokens,
-      userRole: input.userRole,
-      presentLines: present.lines,
-      presentPhrases: present.phrases,
-      phrases: transcript.phrases,
-      pinned,
-      presentIdentifiers: present.identifiers,
-      withPreamble: previous.length === 0 && !input.seed,
-      weights: config.lineWeights,
-      closetFraction: config.closetFraction,
-      callShare: config.callShare,
-      rawTokens,
-      estimateScale: previous[previous.length - 1]?.estimateScale ?? input.bands[input.bands.length - 1]?.estimateScale,
-      lineTokens: input.lineTokens,
-    });
+    const built = buildBand(
+      bandRequest({
+        transcript,
+        config,
+        countTokens: input.countTokens,
+        start,
+        end: stop,
+        budgetTokens: budget,
+        pinned,
+        withPreamble: previous.length === 0 && !input.seed,
+        present: presentIn(seedIdentifiers, previous, head),
+        estimateScale: previous[previous.length - 1]?.estimateScale ?? input.bands[input.bands.length - 1]?.estimateScale,
+        lineTokens: input.lineTokens,
+      }),
+    );
     // a fold larger than what it replaces is never emitted
-    return built.tokens + input.ackTokens < rawTokens ? built : null;
+    return built.tokens + input.ackTokens < transcript.tokensBetween(start, stop) ? built : null;
   };
 
   /**
@@ -166,14 +162,16 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
       const start = j === bands.length ? newStart : j === 0 ? foldStart : bands[j].start;
       if (cut <= start) continue;
       const raw = transcript.tokensBetween(start, cut);
+      // a band never holds more of one huge output than the view shows of it live
+      const shown = raw - oversizeBetween(transcript, start, cut, outputCap);
       let budget: number;
       if (j === bands.length) {
-        budget = Math.min(config.bandRatio * raw, config.bandFraction * ceilingTokens);
+        budget = Math.min(config.bandRatio * shown, config.bandFraction * ceilingTokens);
         if (kept + budget + input.ackTokens > config.bandsFraction * ceilingTokens) continue;
       } else {
         const room = mergeTarget - kept - input.ackTokens;
         if (j > 0 && room < (kept / Math.max(1, transcript.tokensBetween(foldStart, start))) * raw) continue;
-        budget = Math.min(config.bandRatio * raw, room);
+        budget = Math.min(config.bandRatio * shown, room);
       }
       const one = band(start, cut, budget, bands.slice(0, j));
       if (!one || fixedTokens + kept + one.tokens + input.ackTokens + tailTokens > limitTokens) continue;
@@ -184,12 +182,43 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
 
   for (const tailShare of new Set([config.tailFraction, config.tailFraction / 2, 0])) {
     const cut = cutForTail(transcript, Math.max(input.coveredEnd, foldStart), last, tailShare * ceilingTokens);
-    const tailTokens = transcript.tokensBetween(cut, end);
-    const folded = foldFrom(cut, tailTokens);
+    const tail = clipOversizedOutputs(transcript, cut, outputCap, input.countTokens);
+    const folded = foldFrom(cut, tail.tokens);
     if (folded) {
-      const viewTokens = fixedTokens + bandsTokens(folded.bands) + tailTokens;
-      return { bands: folded.bands, coveredEnd: cut, clipped: {}, viewTokens, merged: folded.merged };
+      const viewTokens = fixedTokens + bandsTokens(folded.bands) + tail.tokens;
+      return { bands: folded.bands, coveredEnd: cut, clipped: tail.clipped, viewTokens, merged: folded.merged };
     }
   }
   return null;
+}
+
+/** Whether message `index` is a tool output (results and no calls of its own): what a live clip may cut. */
+function isToolOutput(transcript: Transcript, index: number): boolean {
+  const message = transcript.messages[index];
+  return message.toolResults.length > 0 && message.toolCalls.length === 0;
+}
+
+/** Tokens by which the tool outputs in [start, end) exceed `capTokens`. */
+function oversizeBetween(transcript: Transcript, start: number, end: number, capTokens: number): number {
+  let over = 0;
+  for (let i = start; i < end; i++) if (transcript.tokens[i] > capTokens && isToolOutput(transcript, i)) over += transcript.tokens[i] - capTokens;
+  return over;
+}
+
+/**
+ * The raw tail from `cut` with every tool output over `capTokens` clipped to it (head and tail
+ * kept, the cut marked). One oversized output is read once, in full it would force the sealed
+ * bands to re-fold and rewrite the cached prefix; it folds whole into the next band.
+ */
+function clipOversizedOutputs(transcript: Transcript, cut: number, capTokens: number, countTokens: TokenCounter): { tokens: number; clipped: Record<string, ClippedMessage> } {
+  const clipped: Record<string, ClippedMessage> = {};
+  let tokens = transcript.tokensBetween(cut, transcript.length);
+  for (let i = cut; i < transcript.length; i++) {
+    if (transcript.tokens[i] <= capTokens || !isToolOutput(transcript, i)) continue;
+    const clip = clipToFit(transcript, i, Math.floor(capTokens), countTokens);
+    if (!clip || clip.tokens >= transcript.tokens[i]) continue;
+    clipped[String(i)] = clip;
+    tokens -= transcript.tokens[i] - clip.tokens;
+  }
+  return { tokens, clipped };
 }

@@ -4,15 +4,8 @@ import { buildFoldRecallContext } from '../recall/build-fold-recall-context.ts';
 import { extractRecallSignals } from '../recall/recall-signals.ts';
 import type { RecallConfig } from '../recall/recall-config.ts';
 import type { RecallState } from '../recall/recall-state.ts';
+import type { ResidentCard } from '../recall/resident-card.ts';
 import { syntheticMessageTokens } from '../messages/synthetic-tokens.ts';
-
-/** A recall card shown in the view, pinned after raw message `afterIndex` until the next epoch. */
-export interface ResidentCard {
-  readonly afterIndex: number;
-  readonly key: string;
-  readonly text: string;
-  readonly tokens: number;
-}
 
 export interface RecallStep {
   readonly cards: readonly ResidentCard[];

@@ -1,7 +1,7 @@
 import { compareEpisodesNewestFirst } from '../episodes/episode-order.ts';
 import { DEFAULT_FIND_LIMIT, type FindByPathsOptions } from '../episodes/episode-store.ts';
 import type { Episode } from '../episodes/types.ts';
-import { basenameOf, normalizePath, pathsMatch } from '../recall/normalize-path.ts';
+import { basenameOf, normalizePath, pathsMatch } from '../text/normalize-path.ts';
 import { StorageInputError } from './storage-errors.ts';
 
 /** The basename keys a backend indexes an episode under: one per distinct file basename. */

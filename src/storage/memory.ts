@@ -11,8 +11,8 @@ import { sortIds } from './sort-ids.ts';
 import { CorruptRecordError, SessionConflictError } from './storage-errors.ts';
 import type { RailStore, SessionStore, StorageOptions, WarpfoldStorage } from './storage-types.ts';
 
-export * from './storage-types.ts';
-export * from './storage-errors.ts';
+export type { JsonValue, RailStore, SavedSession, SaveSessionOptions, SessionStore, StorageOptions, StoredSession, WarpfoldStorage } from './storage-types.ts';
+export { CorruptRecordError, IndexedDbUnavailableError, KeyTooLongError, SessionConflictError, StorageError, StorageInputError, StorageQuotaError, UpgradeBlockedError, ValueTooLargeError, type CorruptReason, type RecordKind, type StorageErrorCode } from './storage-errors.ts';
 export { STORAGE_RECORD_VERSION } from './record-format.ts';
 
 export interface MemoryStoreOptions extends StorageOptions {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findIdentifiers } from '../../src/closet/nominate-verbatim.ts';
+import { findIdentifiers } from '../../src/text/find-identifiers.ts';
 import { contentsOf, sealContents } from '../../src/fold/band-contents.ts';
-import type { Band } from '../../src/fold/build-band.ts';
+import type { Band } from '../../src/fold/band.ts';
 import type { FoldLine } from '../../src/fold/fold-line.ts';
 import { collapse, IDENTIFIER_HINT, UNSCANNED } from '../../src/fold/line-templates.ts';
 import { renderLines } from '../../src/fold/render-lines.ts';

@@ -4,6 +4,7 @@
  */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
+import { bandRequest } from '../../src/fold/band-request.ts';
 import { buildBand } from '../../src/fold/build-band.ts';
 import { DEFAULT_FOLD_CONFIG, FoldSession, type ProviderMessage } from '../../src/index.ts';
 import { Transcript } from '../../src/messages/index.ts';
@@ -89,12 +90,7 @@ describe('engine bugs found by the property suite', () => {
     ];
     const transcript = new Transcript(countTokens);
     transcript.sync(history);
-    const band = buildBand({
-      messages: transcript.messages, start: 0, end: 3, budgetTokens: 30, countTokens, userRole: 'user',
-      presentLines: new Set(), presentPhrases: new Set(), phrases: transcript.phrases, pinned: 0,
-      presentIdentifiers: new Set(), withPreamble: false, weights: DEFAULT_FOLD_CONFIG.lineWeights,
-      closetFraction: DEFAULT_FOLD_CONFIG.closetFraction, rawTokens: transcript.tokensBetween(0, 3),
-    } as Parameters<typeof buildBand>[0]);
+    const band = buildBand(bandRequest({ transcript, config: DEFAULT_FOLD_CONFIG, countTokens, start: 0, end: 3, budgetTokens: 30, pinned: 0, withPreamble: false }));
     expect(band.text).toContain('Rename the payments module to billing.');
     expect(band.text).toMatch(/^▸ (bash|1 tool calls? not shown)/m);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FoldSession, foldContext } from '../../src/fold/index.ts';
+import { foldContext } from '../../src/fold/index.ts';
+import { FoldSession } from '../../src/index.ts';
 import type { ProviderMessage } from '../../src/messages/types.ts';
 
 const foldText = (messages: readonly ProviderMessage[]) => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { IDENTIFIER_PATTERNS } from '../../src/closet/identifier-kinds.ts';
+import { IDENTIFIER_PATTERNS } from '../../src/text/identifier-kinds.ts';
 
 // texts built from the pieces identifiers are made of, so that every pattern matches often
 const piece = fc.constantFrom(

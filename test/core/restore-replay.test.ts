@@ -5,7 +5,7 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { contentsOf } from '../../src/fold/band-contents.ts';
-import type { Band } from '../../src/fold/build-band.ts';
+import type { Band } from '../../src/fold/band.ts';
 import { FoldSession } from '../../src/index.ts';
 import type { ProviderMessage } from '../../src/messages/types.ts';
 import { readFixture } from '../helpers/fixtures.ts';

@@ -1,6 +1,6 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { FoldSession, RECALL_BY_DEFAULT_UP_TO, resolveContextBudget, startTaskRail, unwrapTaskRail, type ProviderMessage } from '../../src/index.ts';
+import { FoldSession, resolveContextBudget, startTaskRail, unwrapTaskRail, type ProviderMessage } from '../../src/index.ts';
 
 const history: ProviderMessage[] = [
   { role: 'system', content: 'You are a coding agent.' },
@@ -17,10 +17,11 @@ describe('FoldSession options', () => {
     expect(new FoldSession({ budget, pressureCeiling: 9_000 }).ceiling).toBe(9_000);
   });
 
-  it('pages folded content back in by default only at tight ceilings', () => {
+  it('pages folded content back in only when asked', () => {
     const recalls = (ceiling: number, recall?: boolean) => new FoldSession({ pressureCeiling: ceiling, recall }).recallEnabled;
-    expect(recalls(RECALL_BY_DEFAULT_UP_TO)).toBe(true);
-    expect(recalls(RECALL_BY_DEFAULT_UP_TO + 1)).toBe(false);
+    expect(recalls(8_000)).toBe(false);
+    expect(recalls(16_000)).toBe(false);
+    expect(recalls(8_000, true)).toBe(true);
     expect(recalls(16_000, true)).toBe(true);
     expect(recalls(8_000, false)).toBe(false);
   });

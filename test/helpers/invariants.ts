@@ -110,8 +110,21 @@ export function viewProblems(outcome: FoldOutcome, context: ViewCheckContext): P
   return problems;
 }
 
+/** The string leaves of a leaf that is itself JSON (tool call arguments): the values as the agent wrote them. */
+function parsedLeaves(leaf: string): string[] {
+  if (!/^\s*[[{]/.test(leaf)) return [];
+  try {
+    return stringLeaves(JSON.parse(leaf));
+  } catch {
+    return [];
+  }
+}
+
 /** Lazily joined text of raw messages [0, end), from per-message leaves computed once. */
 export function rawTextOf(history: readonly ProviderMessage[]): (end: number) => string {
-  const leaves = history.map((message) => stringLeaves(message).join('\n') + '\n' + JSON.stringify(message));
+  const leaves = history.map((message) => {
+    const own = stringLeaves(message);
+    return [...own, ...own.flatMap(parsedLeaves)].join('\n') + '\n' + JSON.stringify(message);
+  });
   return (end) => leaves.slice(0, end).join('\n');
 }

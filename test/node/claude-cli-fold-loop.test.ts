@@ -26,7 +26,7 @@ describe('ClaudeCliFoldLoop against the stand-in claude', () => {
     let foldTurn = -1;
     let sawFoldAfterResume = false;
     try {
-      for (let turn = 0; turn < 12; turn++) {
+      for (let turn = 0; turn < 16; turn++) {
         const result = await loop.send(`turn ${turn}: check module ${turn}`);
         expect(result.isError).toBe(false);
         measured.push(result.usage!.measuredInputTokens);
@@ -59,7 +59,7 @@ describe('ClaudeCliFoldLoop against the stand-in claude', () => {
     expect(last.rawMessages).toBeGreaterThan(first.rawMessages);
     const final = readClaudeCodeJsonl(readFileSync(loop.sessionFile!, 'utf8'));
     expect(final.issues).toEqual([]);
-    expect(JSON.stringify(final.messages)).toContain('turn 11: check module 11');
+    expect(JSON.stringify(final.messages)).toContain('turn 15: check module 15');
   });
 
   it('follows a CLI that copies the session into a new one on resume, keeping the whole raw history', async () => {

@@ -1,5 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { callTouches, extractRecallSignals, normalizePath, pathsMatch, shellTouches } from '../../src/recall/index.ts';
+import { callTouches } from '../../src/recall/call-touches.ts';
+import { extractRecallSignals } from '../../src/recall/recall-signals.ts';
+import { shellTouches } from '../../src/recall/shell-touches.ts';
+import { normalizePath, pathsMatch } from '../../src/text/normalize-path.ts';
 import { DIALECTS, readHistory, renderScript, type ScriptStep } from './dialects.ts';
 import { LOADER_SCRIPT } from './scenario.ts';
 

@@ -8,7 +8,7 @@ import { REPLAY_SESSIONS } from './sessions.ts';
 
 export const EXPECTED = expected as unknown as DigestFile;
 /** Every session must fold at least this often at every ceiling, or the replay proves little. */
-export const MINIMUM_EPOCHS = 3;
+export const MINIMUM_EPOCHS = 2;
 
 export interface RuntimeCheck {
   readonly digests: RuntimeDigests;

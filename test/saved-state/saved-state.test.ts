@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { savedStateDigest } from '../../src/freeze/index.ts';
+import { savedStateDigest } from '../../src/freeze/encode-saved-state.ts';
 import { FoldSession, FoldStateError, SAVED_SESSION_FORMAT, SAVED_SESSION_VERSION, type FoldSessionOptions, type ProviderMessage, type SavedFoldSession } from '../../src/index.ts';
 import { toDialect } from '../helpers/dialects.ts';
 import { preparePoints } from '../helpers/drive.ts';
@@ -106,7 +106,8 @@ describe('saved format', () => {
 describe('migration from version 1', () => {
   it('restores the checked-in v1 snapshot of 0.1.0 and serves its sealed prefix unchanged', () => {
     let clock = v1.snapshotClock;
-    const options = { pressureCeiling: v1.pressureCeiling, now: () => clock, countTokens, foldConfig: v1.foldConfig };
+    // 0.1.0 as it ran: its fold config (which had no live-output clip) and recall on, its default at this ceiling
+    const options = { pressureCeiling: v1.pressureCeiling, now: () => clock, countTokens, foldConfig: { ...v1.foldConfig, liveOutputFraction: undefined }, recall: true };
     const restored = new FoldSession({ ...options, restoredState: JSON.stringify(v1.snapshot) });
     for (const expected of v1.next) {
       clock += v1.clockStepMs;

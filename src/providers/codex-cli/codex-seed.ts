@@ -1,5 +1,6 @@
 import { detectDialect } from '../../messages/detect-dialect.ts';
-import { readMessage, ToolCallLedger } from '../../messages/read-message.ts';
+import { readMessage } from '../../messages/read-message.ts';
+import { ToolCallLedger } from '../../messages/tool-call-ledger.ts';
 import type { CanonicalMessage, ProviderMessage } from '../../messages/types.ts';
 import { ProviderInputError } from '../provider-error.ts';
 import { isoTime } from '../stable-id.ts';

@@ -1,4 +1,4 @@
-/** Kinds of exact identifiers the closet conserves, most opaque (least guessable) first. */
+/** Kinds of exact identifiers a fold conserves verbatim, most opaque (least guessable) first. */
 export type IdentifierKind =
   | 'uuid'
   | 'hash'
