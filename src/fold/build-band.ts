@@ -172,9 +172,13 @@ const CLOSE_ENOUGH = 0.9;
  * message, its output in the answer after it), or undefined.
  */
 function rawTextHolding(messages: readonly CanonicalMessage[], value: string, from: number, end: number): string | undefined {
+  // the same texts in the same order as before, without building an array of them per message
   for (let index = Math.max(0, from); index < end; index++) {
     const message = messages[index];
-    for (const text of [message.text, message.reasoning, ...message.toolResults.map((result) => result.text), ...message.toolCalls.flatMap((call) => stringLeaves(call.input))]) if (text.includes(value)) return text;
+    if (message.text.includes(value)) return message.text;
+    if (message.reasoning.includes(value)) return message.reasoning;
+    for (const result of message.toolResults) if (result.text.includes(value)) return result.text;
+    for (const call of message.toolCalls) for (const text of stringLeaves(call.input)) if (text.includes(value)) return text;
   }
   return undefined;
 }
