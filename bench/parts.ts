@@ -3,7 +3,9 @@
 // report and the tables printed to the terminal.
 import { dialectMarkdown, dialectParityTable, runDialects, type DialectReport } from './dialects.ts';
 import { replayMarkdown, replaySummaryTable, runReplay, type ReplayReport } from './replay.ts';
-import { growthLines, hugeStepTable, runScale, scaleMarkdown, scaleTable, type ScaleReport } from './scale.ts';
+import { existsSync } from 'node:fs';
+import { FULL_CORPUS, FULL_CORPUS_SECOND } from './cli/paths.ts';
+import { edgeSections, EDGE_HEAP_MESSAGES, growthLines, hugeStepTable, runScale, scaleMarkdown, scaleTable, type ScaleReport } from './scale.ts';
 import { dialectTable, runScenario, scenarioMarkdown, scenarioTable, type ScenarioReport } from './scenario.ts';
 import { runStorageBench, storageMarkdown, storageTable, type StorageReport } from './storage.ts';
 
@@ -56,13 +58,18 @@ export const scenarioPart = definePart<ScenarioReport>({
 
 export const scalePart = definePart<ScaleReport>({
   name: 'scale',
-  async run({ smoke, engine, log }) {
-    log('scale: prepare() on long synthetic sessions');
-    return runScale({ ...engine, log, ...(smoke ? { turns: [20, 100], budgetSeconds: 30, hugeStepCalls: [2_000] } : {}) });
+  async run({ smoke, corpus, engine, log }) {
+    log('scale: prepare() on long synthetic sessions, per-call latency on real sessions, heap one session retains');
+    // --full times the calls of both shared corpora; otherwise the replay's folder (the bundled sessions)
+    const latencyCorpora = corpus === FULL_CORPUS ? [FULL_CORPUS, ...(existsSync(FULL_CORPUS_SECOND) ? [FULL_CORPUS_SECOND] : [])] : [corpus];
+    return runScale({
+      ...engine, log, latencyCorpora,
+      ...(smoke ? { turns: [20, 100], budgetSeconds: 30, hugeStepCalls: [2_000], latencyOnly: [SMOKE_SESSION], heapMessages: 400 } : { heapMessages: EDGE_HEAP_MESSAGES }),
+    });
   },
   markdown: scaleMarkdown,
   title: () => 'Scale',
-  tables: (report) => `${scaleTable(report)}\n${growthLines(report).join('\n')}${report.hugeSteps?.length ? `\n\n${hugeStepTable(report)}` : ''}`,
+  tables: (report) => [`${scaleTable(report)}\n${growthLines(report).join('\n')}`, ...(report.hugeSteps?.length ? [hugeStepTable(report)] : []), ...edgeSections(report)].join('\n\n'),
 });
 
 export const storagePart = definePart<StorageReport>({

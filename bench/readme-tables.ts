@@ -11,7 +11,7 @@ import { isMainModule } from './cli/is-main.ts';
 import { formatDollars, formatInteger, formatPercent, markdownTable, type Cell } from './cli/markdown-table.ts';
 import { COMMITTED_RESULTS, repoRelative } from './cli/paths.ts';
 import type { ReplayReport } from './replay.ts';
-import { growthLines, scaleTable, type ScaleReport } from './scale.ts';
+import { edgeSections, growthLines, scaleTable, type ScaleReport } from './scale.ts';
 import { scenarioTable, type ScenarioReport } from './scenario.ts';
 
 export const START_MARKER = '<!-- bench:start -->';
@@ -56,7 +56,7 @@ function scenarioSection(report: ScenarioReport): string[] {
 }
 
 function scaleSection(report: ScaleReport): string[] {
-  return ['### Scale: prepare() on long sessions', '', `Ceiling ${formatInteger(report.ceiling)} tokens; Node ${report.measuredOn.node}, ${report.measuredOn.cores} cores.`, '', scaleTable(report), '', ...growthLines(report)];
+  return ['### Scale: prepare() on long sessions', '', `Ceiling ${formatInteger(report.ceiling)} tokens; Node ${report.measuredOn.node}, ${report.measuredOn.cores} cores.`, '', scaleTable(report), '', ...growthLines(report), ...edgeSections(report).flatMap((section) => ['', section])];
 }
 
 /** The generated section, markers excluded. */

@@ -5,6 +5,8 @@
 //   npx tsx bench/scale.ts [--turns 100,1000,5000] [--ceiling 16000] [--strategies warpfold,truncate]
 //     [--budget-seconds 120]   (per strategy and session length; a run that passes it stops and says so)
 //     [--huge-step-calls 10000,100000]   (one assistant message with that many tool calls and results)
+//     [--latency-corpus DIR,...]   (per-call latency on the real sessions of these folders; none by default)
+//     [--heap-messages 10000]   (heap one session retains after that many messages; 0 to leave it out)
 import { countTokens } from '../src/tokens/index.ts';
 import { nameList, numberList, parseArguments } from './cli/arguments.ts';
 import { isMainModule } from './cli/is-main.ts';
@@ -12,7 +14,10 @@ import { formatInteger, markdownTable, type Cell } from './cli/markdown-table.ts
 import { writeResults } from './cli/write-results.ts';
 import { measuredOn, type MeasuredOn } from './cli/environment.ts';
 import { repoRelative, RUN_OUTPUT } from './cli/paths.ts';
+import { loadSessions } from './corpus/load-sessions.ts';
+import { measureCallLatency, quantile, type LatencyRow } from './scale/call-latency.ts';
 import { settledHeapBytes } from './scale/heap.ts';
+import { measureSessionHeap, type SessionHeapRow } from './scale/session-heap.ts';
 import { sessionOpening, syntheticTurn } from './scale/synthetic-session.ts';
 import { HUGE_STEP_SHAPES, hugeStep, type HugeStepShape } from './scale/huge-step.ts';
 import { createMessageTokenCounter, resetSharedTokenMemo } from './strategies/message-tokens.ts';
@@ -53,6 +58,10 @@ export interface ScaleReport {
   readonly measuredOn: MeasuredOn;
   /** One assistant message with N tool calls and N results, prepared once (issue 14, finding 4). */
   readonly hugeSteps?: HugeStepRow[];
+  /** Per-call prepare() latency on real sessions, per family and overall (warpfold only). */
+  readonly latency?: { readonly corpora: string[]; readonly rows: LatencyRow[] };
+  /** Heap one session retains after a long synthetic session (warpfold only). */
+  readonly sessionHeap?: SessionHeapRow[];
 }
 
 export interface HugeStepRow {
@@ -76,7 +85,16 @@ export interface ScaleOptions extends EngineSource {
   readonly log?: (line: string) => void;
   /** Tool calls in the one-huge-step case; empty to leave it out. */
   readonly hugeStepCalls?: readonly number[];
+  /** Folders of real sessions whose per-call latency is measured (at `ceiling`); none when absent. */
+  readonly latencyCorpora?: readonly string[];
+  /** Only the sessions whose file name contains one of these (the smoke run's one session). */
+  readonly latencyOnly?: readonly string[];
+  /** Messages of the session whose retained heap is measured; none when absent or 0. */
+  readonly heapMessages?: number;
 }
+
+/** The edge targets of issue 13: a Worker's few milliseconds of CPU, a Durable Object's 128 MB isolate. */
+export const EDGE_HEAP_MESSAGES = 10_000;
 
 function driveHugeStep(definition: StrategyDefinition, shape: HugeStepShape, calls: number, ceiling: number): HugeStepRow {
   const history = hugeStep(shape, calls);
@@ -91,10 +109,6 @@ function driveHugeStep(definition: StrategyDefinition, shape: HugeStepShape, cal
   return { strategy: definition.name, shape, calls, milliseconds: rounded(performance.now() - started, 1), errors };
 }
 
-function quantile(sorted: readonly number[], fraction: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
-}
 
 const rounded = (value: number, digits = 3): number => +value.toFixed(digits);
 
@@ -186,7 +200,26 @@ export async function runScale(options: ScaleOptions = {}): Promise<ScaleReport>
         hugeSteps.push(row);
         options.log?.(`  ${definition.name} one step of ${calls} calls (${shape}): ${formatInteger(row.milliseconds)} ms`);
       }
-  return { kind: 'scale', ceiling, skipped, rows, growth, budgetSeconds: options.budgetSeconds ?? DEFAULT_BUDGET_SECONDS, measuredOn: measuredOn(), ...(hugeSteps.length ? { hugeSteps } : {}) };
+  const warpfold = definitions.find((candidate) => candidate.name === 'warpfold');
+  let latency: ScaleReport['latency'];
+  if (warpfold && options.latencyCorpora?.length) {
+    const sessions = options.latencyCorpora.flatMap((corpus) => loadSessions(corpus, { only: options.latencyOnly }));
+    latency = { corpora: options.latencyCorpora.map(repoRelative), rows: measureCallLatency(sessions, warpfold, ceiling) };
+    const all = latency.rows[latency.rows.length - 1];
+    options.log?.(`  warpfold per-call latency on ${sessions.length} real sessions: p99 ${all.p99Milliseconds} ms, max ${all.maxMilliseconds} ms`);
+  }
+  const sessionHeap: SessionHeapRow[] = [];
+  if (warpfold && options.heapMessages) {
+    sessionHeap.push(measureSessionHeap(warpfold, options.heapMessages, ceiling));
+    // the receipt log is kept for receipts() unless the host says not to; how much of the heap it is
+    const withoutReceipts = (await selectStrategies(['warpfold'], { ...options, engineOptions: { ...options.engineOptions, keepReceipts: false } })).definitions[0];
+    if (withoutReceipts) sessionHeap.push({ ...measureSessionHeap(withoutReceipts, options.heapMessages, ceiling), strategy: 'warpfold, keepReceipts: false' });
+  }
+  for (const row of sessionHeap) options.log?.(`  warpfold retains ${row.retainedHeapMegabytes} MB after ${formatInteger(row.messages)} messages`);
+  return {
+    kind: 'scale', ceiling, skipped, rows, growth, budgetSeconds: options.budgetSeconds ?? DEFAULT_BUDGET_SECONDS, measuredOn: measuredOn(),
+    ...(hugeSteps.length ? { hugeSteps } : {}), ...(latency ? { latency } : {}), ...(sessionHeap.length ? { sessionHeap } : {}),
+  };
 }
 
 export function scaleTable(report: ScaleReport): string {
@@ -198,6 +231,27 @@ export function scaleTable(report: ScaleReport): string {
 export function hugeStepTable(report: ScaleReport): string {
   const rows = (report.hugeSteps ?? []).map((row): Cell[] => [row.strategy, row.shape, formatInteger(row.calls), formatInteger(row.milliseconds), row.errors]);
   return markdownTable(['strategy', 'one step of', 'tool calls', 'prepare ms', 'errors'], rows);
+}
+
+export function latencyTable(report: ScaleReport): string {
+  const rows = (report.latency?.rows ?? []).map((row): Cell[] => [
+    row.family, row.sessions, formatInteger(row.calls), row.p50Milliseconds.toFixed(3), row.p99Milliseconds.toFixed(3), row.maxMilliseconds.toFixed(3),
+    row.engineP50Milliseconds.toFixed(3), row.engineP99Milliseconds.toFixed(3), row.engineMaxMilliseconds.toFixed(3), row.slowest,
+  ]);
+  return markdownTable(['family', 'sessions', 'calls', 'p50 ms', 'p99 ms', 'max ms', 'p50 ms less counting', 'p99 ms less counting', 'max ms less counting', 'slowest call'], rows);
+}
+
+export function sessionHeapTable(report: ScaleReport): string {
+  const rows = (report.sessionHeap ?? []).map((row): Cell[] => [row.strategy, formatInteger(row.messages), formatInteger(row.calls), row.retainedHeapMegabytes.toFixed(1)]);
+  return markdownTable(['strategy', 'messages', 'prepare calls', 'heap one session retains MB'], rows);
+}
+
+/** The latency and retained-heap tables, when the run measured them. */
+export function edgeSections(report: ScaleReport): string[] {
+  const sections: string[] = [];
+  if (report.latency) sections.push(`Per-call prepare() latency at ${formatInteger(report.ceiling)} on the real sessions of ${report.latency.corpora.join(', ')}, replayed call by call as the session replay drives it (one untimed warm-up session first). "Less counting" leaves out the time spent inside the o200k token counter the host hands the session (each new message and each new band line is counted once):\n\n${latencyTable(report)}`);
+  if (report.sessionHeap?.length) sections.push(`Heap one FoldSession retains after the synthetic session (settled heap with the session alive less without it; the history excluded):\n\n${sessionHeapTable(report)}`);
+  return sections;
 }
 
 export function growthLines(report: ScaleReport): string[] {
@@ -218,6 +272,7 @@ export function scaleMarkdown(report: ScaleReport): string {
     '',
     ...growthLines(report),
     ...(report.hugeSteps?.length ? ['', 'One assistant message with N tool calls and N results (in order, reversed, or Gemini answering by name), one prepare() call on the whole history:', '', hugeStepTable(report)] : []),
+    ...edgeSections(report).flatMap((section) => ['', section]),
   ];
   for (const { name, reason } of report.skipped) lines.push(`- ${name}: not run (${reason})`);
   return lines.join('\n');
@@ -231,6 +286,8 @@ async function main(): Promise<void> {
     strategies: nameList(parsed.strategies, DEFAULT_SCALE_STRATEGIES),
     budgetSeconds: parsed['budget-seconds'] ? Number(parsed['budget-seconds']) : undefined,
     hugeStepCalls: numberList(parsed['huge-step-calls'], DEFAULT_HUGE_STEP_CALLS),
+    latencyCorpora: parsed['latency-corpus'] ? nameList(parsed['latency-corpus'], []) : undefined,
+    heapMessages: parsed['heap-messages'] !== undefined ? Number(parsed['heap-messages']) : undefined,
     log: (line) => console.error(line),
     enginePath: parsed.engine,
     engineOptions: parsed.options ? JSON.parse(parsed.options) : undefined,
@@ -239,6 +296,7 @@ async function main(): Promise<void> {
   console.log(scaleTable(report));
   console.log(growthLines(report).join('\n'));
   if (report.hugeSteps?.length) console.log(`\n${hugeStepTable(report)}`);
+  for (const section of edgeSections(report)) console.log(`\n${section}`);
   const written = writeResults(parsed.out ?? RUN_OUTPUT, 'scale', report, scaleMarkdown(report));
   console.log(`\nwrote ${repoRelative(written.json)} and ${repoRelative(written.markdown)}`);
 }

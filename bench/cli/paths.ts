@@ -9,6 +9,8 @@ export const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)
 export const BUNDLED_CORPUS = join(REPO_ROOT, 'test/fixtures/sessions');
 /** The full dev corpus, when the shared data folder sits beside the repository. */
 export const FULL_CORPUS = join(REPO_ROOT, '../shared/corpus/dev');
+/** The second shared corpus (native Claude Code, OpenHands), read with the first under `--full` where a part asks for both. */
+export const FULL_CORPUS_SECOND = join(REPO_ROOT, '../shared/corpus/dev2');
 /** Run output: gitignored, so a run never dirties the checkout. */
 export const RUN_OUTPUT = join(REPO_ROOT, 'bench/out');
 /** Committed results, rewritten only by `--update`; README tables are generated from them. */

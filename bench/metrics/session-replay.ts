@@ -8,7 +8,8 @@ import { identifierContexts, identifiers, messageShingles } from './identifiers.
 
 /** A needle is far when last seen more than this many messages before it is used. */
 const FAR_MESSAGES = 20;
-const CLOCK_STEP_MILLISECONDS = 20_000;
+/** The scorer's clock: 20 s between calls. */
+export const CLOCK_STEP_MILLISECONDS = 20_000;
 /** Sonnet-class, 5-minute cache, 1,024-token minimum: the scorer's price model. */
 export const REPLAY_PRICE_MODEL = 'sonnet-class';
 

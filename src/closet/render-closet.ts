@@ -52,7 +52,7 @@ const isSpace = (text: string, at: number) => /\s/.test(text[at]);
  * `source` holds it.
  */
 export function wordsAround(source: string, value: string): string | undefined {
-  const line = source.split('\n').find((text) => text.includes(value));
+  const line = value.includes('\n') ? source.split('\n').find((text) => text.includes(value)) : lineHolding(source, value);
   if (line === undefined) return undefined;
   const at = line.indexOf(value);
   let left = at;
@@ -66,6 +66,17 @@ export function wordsAround(source: string, value: string): string | undefined {
     while (right < line.length && isSpace(line, right - 1) && isSpace(line, right)) right++;
   }
   return sliceWithin(line, left, right).trim();
+}
+
+/**
+ * The first line of `source` that holds `value` (which holds no line break): the line around its
+ * first occurrence, found without splitting a long tool output into lines for every value.
+ */
+function lineHolding(source: string, value: string): string | undefined {
+  const at = source.indexOf(value);
+  if (at < 0) return undefined;
+  const end = source.indexOf('\n', at);
+  return source.slice(source.lastIndexOf('\n', at) + 1, end < 0 ? source.length : end);
 }
 
 /** One sighting of an identifier: where, in whose words, and the text around it (for its label). */
@@ -157,19 +168,27 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
   }
   const score = (candidate: Candidate) => scores.get(candidate) ?? 0;
   const ranked = [...candidates.values()].sort((a, b) => score(b) - score(a) || a.last - b.last || (a.value < b.value ? -1 : 1));
-  // each candidate's renderings (bare, and in the words around its last occurrence) and sizes, on first need
-  const items = new Map<Candidate, { item: string; cost: number; window: string; windowCost: number }>();
+  // each candidate's renderings (bare, and in the words around its last occurrence) and sizes, on
+  // first need: the window (a search of the raw messages) only once the window share has room for one
+  const items = new Map<Candidate, { item: string; cost: number; window?: string; windowCost?: number }>();
   const itemOf = (candidate: Candidate) => {
     let entry = items.get(candidate);
     if (!entry) {
       const label = OPAQUE.has(candidate.kind) ? extractVerbatimContextLabel(candidate.source, candidate.value) : undefined;
       const item = label ? `${candidate.value} ⟦${label}⟧` : candidate.value;
-      // a fold line's text is framed and re-spaced: a window comes only from the raw message's own text
-      const raw = rawSource?.(candidate.value, candidate.last);
-      const window = (raw === undefined ? undefined : wordsAround(raw, candidate.value)) ?? item;
-      items.set(candidate, (entry = { item, cost: estimateTokens(item) + ITEM_SEPARATOR_TOKENS, window, windowCost: estimateTokens(window) + WINDOW_LINE_TOKENS }));
+      items.set(candidate, (entry = { item, cost: estimateTokens(item) + ITEM_SEPARATOR_TOKENS }));
     }
     return entry;
+  };
+  const windowOf = (candidate: Candidate) => {
+    const entry = itemOf(candidate);
+    if (entry.window === undefined) {
+      // a fold line's text is framed and re-spaced: a window comes only from the raw message's own text
+      const raw = rawSource?.(candidate.value, candidate.last);
+      entry.window = (raw === undefined ? undefined : wordsAround(raw, candidate.value)) ?? entry.item;
+      entry.windowCost = estimateTokens(entry.window) + WINDOW_LINE_TOKENS;
+    }
+    return entry as { item: string; cost: number; window: string; windowCost: number };
   };
   return (options) => {
     const userBudget = options.budgetTokens * (options.userLaneFraction ?? USER_LANE_FRACTION);
@@ -182,10 +201,13 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
     for (const candidate of ranked) {
       const present = options.isPresent(candidate.value);
       if (present && (!options.isShownAt || options.isShownAt(candidate.value, candidate.last))) continue;
-      const entry = itemOf(candidate);
-      const asWindow = windowUsed + entry.windowCost <= windowBudget && entry.window !== entry.item;
+      // a window costs at least its line's own tokens: with less room than that left, none is read
+      const windowFits = windowUsed + WINDOW_LINE_TOKENS <= windowBudget;
+      const entry = windowFits ? windowOf(candidate) : itemOf(candidate);
+      const asWindow = windowFits && windowUsed + entry.windowCost! <= windowBudget && entry.window !== entry.item;
+      // held elsewhere in the view: only a window of its newest words adds anything
       if (present && !asWindow) continue;
-      const cost = asWindow ? entry.windowCost : entry.cost;
+      const cost = asWindow ? entry.windowCost! : entry.cost;
       if (used + cost > options.budgetTokens) continue;
       if (candidate.fromUser && !candidate.byAgent) {
         if (userUsed + cost > userBudget) continue;

@@ -105,11 +105,11 @@ export function digestOf(hash: number): string {
 const AGENT_KINDS = new Set<FoldLineKind>(['assistant', 'reasoning']);
 
 /** Whether every line of a call's key argument is in the band text: a long or multi-line argument may be cut. */
-function keyArgumentWhole(argument: string, skeleton: string, bandText: string): boolean {
+function keyArgumentWhole(argument: string, skeleton: string, collapsedBand: () => string): boolean {
   if (!argument) return true;
   if (skeleton.includes(argument.trim())) return true;
-  const collapsedBand = collapse(bandText);
-  return argument.split('\n').every((line) => !line.trim() || collapsedBand.includes(collapse(line)));
+  const band = collapsedBand();
+  return argument.split('\n').every((line) => !line.trim() || band.includes(collapse(line)));
 }
 
 /** A band's receipt but for the digest of its raw messages, which the session works out on demand. */
@@ -161,6 +161,9 @@ export function takeBandReceipt(band: Band, messageAt: (index: number) => Canoni
   for (const entry of record.closet) if (!identifiers.has(entry.value)) identifiers.set(entry.value, { ...entry, via: 'closet' });
 
   const picked = new Set(record.picked);
+  // collapsed once per band, and only when a call's key argument is not whole in its skeleton line
+  let collapsedBand: string | undefined;
+  const collapsedText = () => (collapsedBand ??= collapse(band.text));
   const toolCalls: ToolCallReceipt[] = [];
   let ordinal = 0;
   for (let index = band.start; index < band.end; index++) {
@@ -168,7 +171,7 @@ export function takeBandReceipt(band: Band, messageAt: (index: number) => Canoni
       const line = callLines[ordinal++];
       const base = { messageIndex: index, id: call.id, name: call.name };
       if (!line || !picked.has(line)) toolCalls.push({ ...base, shown: 'counted' });
-      else toolCalls.push({ ...base, shown: keyArgumentWhole(keyArgument(toolFamily(call.name), call.input), line.text, band.text) ? 'shown' : 'clipped', line: line.text });
+      else toolCalls.push({ ...base, shown: keyArgumentWhole(keyArgument(toolFamily(call.name), call.input), line.text, collapsedText) ? 'shown' : 'clipped', line: line.text });
     }
   }
   return {

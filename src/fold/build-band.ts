@@ -5,6 +5,7 @@ import type { TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
 import { candidateLines, type ClosetOnlyIdentifier } from './candidate-lines.ts';
+import { argumentTemplates, outputTemplates, proseOf } from './line-templates.ts';
 import type { FoldLine } from './fold-line.ts';
 import { renderLines } from './render-lines.ts';
 import { createLineSelector } from './select-lines.ts';
@@ -47,20 +48,28 @@ export interface BandRequest {
   readonly lineTokens?: LineTokenCache;
 }
 
-/** The line memo starts over past this many lines: a bound on memory that still holds several ceilings' worth of bands. */
-const LINE_MEMO_LIMIT = 100_000;
+/**
+ * Band lines whose counts one generation of the memo keeps (at most twice this stay). A fold
+ * measures its band line by line over a few attempts and a merge re-measures the newest bands,
+ * a few hundred lines at 16,000 tokens and a few thousand at the largest ceilings; lines of bands
+ * long sealed are not measured again. Each entry holds its line's text (about 200 bytes).
+ */
+export const LINE_TOKEN_CACHE_CAPACITY = 8_192;
 
-/** Per-session memo of line token counts. */
+/** Per-session memo of line token counts, in two generations (as BoundedWeakMap, for string keys). */
 export class LineTokenCache {
-  private readonly counts = new Map<string, number>();
+  private young = new Map<string, number>();
+  private old = new Map<string, number>();
   constructor(private readonly countTokens: TokenCounter) {}
   count(line: string): number {
-    let tokens = this.counts.get(line);
-    if (tokens === undefined) {
-      if (this.counts.size > LINE_MEMO_LIMIT) this.counts.clear();
-      tokens = this.countTokens(line);
-      this.counts.set(line, tokens);
+    let tokens = this.young.get(line);
+    if (tokens !== undefined) return tokens;
+    tokens = this.old.get(line) ?? this.countTokens(line);
+    if (this.young.size >= LINE_TOKEN_CACHE_CAPACITY) {
+      this.old = this.young;
+      this.young = new Map();
     }
+    this.young.set(line, tokens);
     return tokens;
   }
 }
@@ -81,6 +90,17 @@ export function messageTokensUpperBound(role: string, text: string, lines: LineT
 
 /** Commands are what agents reuse most after their own prose, so skeleton lines keep them whole up to this width. */
 const SKELETON_WIDTH = 200;
+
+/**
+ * Reads a new message's lines into the template caches (the templates `buildBand` asks for), so
+ * the call that folds a long stretch finds them read: the reading is spread over the calls that
+ * append the messages instead of being paid at once by the fold. Changes nothing a fold returns.
+ */
+export function readAheadLines(message: CanonicalMessage): void {
+  if (message.role !== 'tool') proseOf(message);
+  for (const call of message.toolCalls) argumentTemplates(call, SKELETON_WIDTH);
+  for (const result of message.toolResults) outputTemplates(result);
+}
 
 /** The newest calls keep their skeleton line whatever the budget. */
 export function guaranteeNewestCalls(lines: readonly FoldLine[], allowance: number): FoldLine[] {
@@ -152,9 +172,13 @@ const CLOSE_ENOUGH = 0.9;
  * message, its output in the answer after it), or undefined.
  */
 function rawTextHolding(messages: readonly CanonicalMessage[], value: string, from: number, end: number): string | undefined {
+  // the same texts in the same order as before, without building an array of them per message
   for (let index = Math.max(0, from); index < end; index++) {
     const message = messages[index];
-    for (const text of [message.text, message.reasoning, ...message.toolResults.map((result) => result.text), ...message.toolCalls.flatMap((call) => stringLeaves(call.input))]) if (text.includes(value)) return text;
+    if (message.text.includes(value)) return message.text;
+    if (message.reasoning.includes(value)) return message.reasoning;
+    for (const result of message.toolResults) if (result.text.includes(value)) return result.text;
+    for (const call of message.toolCalls) for (const text of stringLeaves(call.input)) if (text.includes(value)) return text;
   }
   return undefined;
 }

@@ -5,7 +5,8 @@ import { estimateTokens } from '../text/estimate-tokens.ts';
 import { phraseKeys, type PhraseIndex } from '../text/phrase-index.ts';
 import type { FoldLine } from './fold-line.ts';
 import { wordDensity, type LineValueWeights } from './line-value.ts';
-import { argumentTemplates, collapse, IDENTIFIER_HINT, outputTemplates, proseOf, UNSCANNED, type ClosetOnlyIdentifier, type LineTemplate } from './line-templates.ts';
+import { BoundedWeakMap } from '../text/bounded-weak-map.ts';
+import { argumentTemplates, collapse, IDENTIFIER_HINT, TEMPLATE_CACHE_LINES, outputTemplates, proseOf, UNSCANNED, type ClosetOnlyIdentifier, type LineTemplate } from './line-templates.ts';
 import { skeletonLine } from './skeleton-line.ts';
 
 export type { ClosetOnlyIdentifier } from './line-templates.ts';
@@ -20,7 +21,7 @@ interface CallLine {
 }
 
 /** Per call, per width: a call folded at two widths (a band and a step fold) keeps both. */
-const skeletonCache = new WeakMap<ToolCall, Map<number, CallLine>>();
+const skeletonCache = new BoundedWeakMap<ToolCall, Map<number, CallLine>>(TEMPLATE_CACHE_LINES);
 
 function readCallLine(text: string): CallLine {
   return { text, key: collapse(text), phrases: phraseKeys(text), identifiers: IDENTIFIER_HINT.test(text) ? findIdentifiers(text) : UNSCANNED, estimate: estimateTokens(text) + 1 };

@@ -10,6 +10,7 @@ import { keyArgument, trailingValues } from './key-argument.ts';
 import { toolFamily } from './tool-family.ts';
 import { isErrorLine } from './tool-outcome.ts';
 import { cutAfter, cutBefore, headOf } from '../text/safe-cut.ts';
+import { BoundedWeakMap } from '../text/bounded-weak-map.ts';
 
 // Each message's lines are read once, into templates cached by message, call and result; a
 // fold then only places and values them.
@@ -127,9 +128,18 @@ function textLines(text: string): string[] {
   return lines;
 }
 
-const proseCache = new WeakMap<CanonicalMessage, { reasoning: LineTemplate[]; text: LineTemplate[] }>();
-const argumentCache = new WeakMap<ToolCall, Map<number, LineTemplate[]>>();
-const outputCache = new WeakMap<ToolResult, OutputTemplates>();
+/**
+ * Lines read from messages that one generation of each template cache keeps (see
+ * BoundedWeakMap; at most about twice this stays). A line template costs about 500 bytes, so a
+ * generation is a few megabytes: the whole of a real session of several hundred messages, whose
+ * merges re-fold nearly all of it, while in a 10,000-message session the lines of messages folded
+ * long ago are let go and read again only when a merge reaches back to them.
+ */
+export const TEMPLATE_CACHE_LINES = 8_192;
+
+const proseCache = new BoundedWeakMap<CanonicalMessage, { reasoning: LineTemplate[]; text: LineTemplate[] }>(TEMPLATE_CACHE_LINES);
+const argumentCache = new BoundedWeakMap<ToolCall, Map<number, LineTemplate[]>>(TEMPLATE_CACHE_LINES);
+const outputCache = new BoundedWeakMap<ToolResult, OutputTemplates>(TEMPLATE_CACHE_LINES);
 
 /** A message's own words as lines: the agent's, or (for user and system messages) the user's. */
 export function proseOf(message: CanonicalMessage) {
@@ -137,7 +147,7 @@ export function proseOf(message: CanonicalMessage) {
   if (!cached) {
     const kind: FoldLineKind = message.role === 'assistant' ? 'assistant' : 'user';
     cached = { reasoning: templatesOf('reasoning', textLines(message.reasoning)), text: templatesOf(kind, textLines(message.text)) };
-    proseCache.set(message, cached);
+    proseCache.set(message, cached, 1 + cached.reasoning.length + cached.text.length);
   }
   return cached;
 }
@@ -164,6 +174,9 @@ export function argumentTemplates(call: ToolCall, skeletonChars: number): LineTe
     }
     cached = templatesOf('argument', lines);
     byWidth.set(skeletonChars, cached);
+    let weight = 1;
+    for (const templates of byWidth.values()) weight += templates.length;
+    argumentCache.set(call, byWidth, weight);
   }
   return cached;
 }
@@ -208,7 +221,7 @@ export function outputTemplates(result: ToolResult): OutputTemplates {
       line++;
     }
     cached = { templates, beyondCap: beyond };
-    outputCache.set(result, cached);
+    outputCache.set(result, cached, 1 + templates.length + beyond.length);
   }
   return cached;
 }

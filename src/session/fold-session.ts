@@ -1,4 +1,4 @@
-import { LineTokenCache, messageTokensUpperBound } from '../fold/build-band.ts';
+import { LineTokenCache, messageTokensUpperBound, readAheadLines } from '../fold/build-band.ts';
 import type { Band } from '../fold/band.ts';
 import { MIN_TAIL_CAP_TOKENS, resolveFoldConfig, type FoldConfig, type FoldConfigOverrides } from '../fold/fold-config.ts';
 import { DEFAULT_FREEZE_CONFIG, evaluateFoldFreeze, type FreezeConfig } from '../freeze/evaluate-freeze.ts';
@@ -109,6 +109,8 @@ export class FoldSession {
   private readonly lineTokens: LineTokenCache;
   /** Receipts of this session object's calls that sealed bands (per process: not in snapshots); null when not kept. */
   private readonly receiptLog: PendingReceipt[] | null;
+  /** Messages before this one have had their lines read ahead (see `readAhead`); -1 before the first call. */
+  private readAheadEnd = -1;
 
   constructor(given: FoldSessionOptions = {}) {
     const options = checkSessionOptions(given) as FoldSessionOptions;
@@ -211,6 +213,7 @@ export class FoldSession {
     // a restored session knows only how long the history was, so a shrink is all either may act on
     if (this.transcript.length < this.state.seenLength) this.forgetTailFrom(this.transcript.length);
     const transcript = this.transcript;
+    this.readAhead(changedAt);
     const now = this.now();
     const calibration = this.calibrate(measured);
     const ceiling = this.ceiling;
@@ -247,6 +250,25 @@ export class FoldSession {
     else outcome = this.refold(history, decision.reason, decision.rebuild, now, limit, options);
     this.state = { ...this.state, seenLength: transcript.length };
     return outcome;
+  }
+
+  /**
+   * Reads the lines and phrases of the messages this call appended, as a fold would read them:
+   * each call pays for its own new messages, so a fold over a long stretch only places and values
+   * lines already read (its latency is what an edge host's CPU allowance caps). The history a
+   * session object first sees (a restored session's, say) and the messages re-read after a
+   * rewrite are left to the fold that needs them, as before, so no call reads a whole history
+   * it may never fold. Output is unchanged: the caches hold pure functions of the messages.
+   */
+  private readAhead(changedAt: number): void {
+    const transcript = this.transcript;
+    if (this.ceiling === null || changedAt >= 0 || this.readAheadEnd < 0 || this.readAheadEnd > transcript.length) {
+      this.readAheadEnd = transcript.length;
+      return;
+    }
+    for (let i = this.readAheadEnd; i < transcript.length; i++) readAheadLines(transcript.messages[i]);
+    this.readAheadEnd = transcript.length;
+    void transcript.phrases;
   }
 
   /**
