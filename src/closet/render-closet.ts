@@ -201,9 +201,11 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
     for (const candidate of ranked) {
       const present = options.isPresent(candidate.value);
       if (present && (!options.isShownAt || options.isShownAt(candidate.value, candidate.last))) continue;
-      // a window costs at least its line's own tokens: with less room than that left, none is read
-      const windowFits = windowUsed + WINDOW_LINE_TOKENS <= windowBudget;
-      const entry = windowFits ? windowOf(candidate) : itemOf(candidate);
+      // a window holds the value and costs at least the value on a line of its own: with less room
+      // than that left, it is not searched for (a search of the raw messages, per candidate)
+      const bare = itemOf(candidate);
+      const windowFits = windowUsed + bare.cost - ITEM_SEPARATOR_TOKENS + WINDOW_LINE_TOKENS <= windowBudget;
+      const entry = windowFits ? windowOf(candidate) : bare;
       const asWindow = windowFits && windowUsed + entry.windowCost! <= windowBudget && entry.window !== entry.item;
       // held elsewhere in the view: only a window of its newest words adds anything
       if (present && !asWindow) continue;

@@ -62,6 +62,8 @@ export function clipOversizedOutputs(transcript: Transcript, cut: number, capTok
   const outputs: number[] = [];
   for (let i = cut; i < transcript.length; i++) if (isToolOutput(transcript, i)) outputs.push(i);
   const level = Math.max(floorTokens, fillLevel(outputs.map((i) => transcript.tokens[i]), capTokens));
+  // a level too low for any clip to keep readable text leaves the outputs whole (thousands of parallel results)
+  if (level * CHARS_PER_TOKEN_GUESS < MIN_CLIP_CHARS) return { tokens, clipped };
   for (const i of outputs) {
     if (transcript.tokens[i] <= level) continue;
     const clip = clipToFit(transcript, i, Math.floor(level), countTokens);
