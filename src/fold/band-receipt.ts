@@ -1,4 +1,4 @@
-import { argumentValues } from '../messages/plain-text.ts';
+import { rawTextHolding } from '../messages/raw-text-holding.ts';
 import type { IdentifierKind } from '../text/identifier-kinds.ts';
 import { findIdentifiers } from '../text/find-identifiers.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
@@ -136,14 +136,7 @@ export function takeBandReceipt(band: Band, messageAt: (index: number) => Canoni
   const agentLines: number[] = [];
   const identifiers = new Map<string, IdentifierReceipt>();
   // a call's skeleton and output lines sit at the call's message: a value read there may come from its answer, later in the band
-  const holds = (index: number, value: string) => {
-    const message = messageAt(index);
-    return [message.text, message.reasoning, ...message.toolCalls.map((call) => argumentValues(call.input)), ...message.toolResults.map((result) => result.text)].some((text) => text.includes(value));
-  };
-  const sourceOf = (value: string, from: number) => {
-    for (let index = from; index < band.end; index++) if (holds(index, value)) return index;
-    return from;
-  };
+  const sourceOf = (value: string, from: number) => rawTextHolding(messageAt, value, from, band.end)?.index ?? from;
   for (const group of lineGroups(record.picked)) {
     const first = group[0];
     const text = renderGroup(group);

@@ -1,4 +1,5 @@
 import { prepareCloset, type ClosetOccurrence } from '../closet/render-closet.ts';
+import { rawTextHolding } from '../messages/raw-text-holding.ts';
 import { sealContents } from './band-contents.ts';
 import { recordBandBuild, type ClosetEntry } from './band-receipt.ts';
 import type { TokenCounter } from '../messages/transcript.ts';
@@ -167,30 +168,6 @@ const OVERSHOOT_CORRECTION = 1.05;
 /** A pick at this share of its budget or more is close enough: another attempt costs more than it adds. */
 const CLOSE_ENOUGH = 0.9;
 
-/**
- * The raw text that holds `value`, from message `from` on (a call's lines sit at the call's
- * message, its output in the answer after it), or undefined.
- */
-function rawTextHolding(messages: readonly CanonicalMessage[], value: string, from: number, end: number): string | undefined {
-  // the same texts in the same order as before, without building an array of them per message
-  for (let index = Math.max(0, from); index < end; index++) {
-    const message = messages[index];
-    if (message.text.includes(value)) return message.text;
-    if (message.reasoning.includes(value)) return message.reasoning;
-    for (const result of message.toolResults) if (result.text.includes(value)) return result.text;
-    for (const call of message.toolCalls) for (const text of stringLeaves(call.input)) if (text.includes(value)) return text;
-  }
-  return undefined;
-}
-
-/** Every string inside a call's arguments, each as the agent wrote it. */
-function stringLeaves(value: unknown, out: string[] = []): string[] {
-  if (typeof value === 'string') out.push(value);
-  else if (Array.isArray(value)) for (const item of value) stringLeaves(item, out);
-  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) stringLeaves(item, out);
-  return out;
-}
-
 /** One try at filling the band's budget. */
 interface Attempt {
   readonly text: string;
@@ -212,7 +189,7 @@ export function buildBand(request: BandRequest): Band {
   const introTokens = estimateTokens(intro) + INTRO_FRAMING_TOKENS;
   const candidates = candidateLines(messages, start, end, SKELETON_WIDTH, request.phrases, request.weights, request.pinned);
   const lines = guaranteeNewestCalls(candidates.lines, request.callShare * (budgetTokens - introTokens));
-  const closetOf = prepareCloset(closetOccurrences(lines, candidates.closetOnly), start, end, (value, from) => rawTextHolding(messages, value, from, end));
+  const closetOf = prepareCloset(closetOccurrences(lines, candidates.closetOnly), start, end, (value, from) => rawTextHolding((index) => messages[index], value, from, end)?.text);
   const closetBudget = Math.max(0, request.closetFraction * budgetTokens);
   const lineTokens = request.lineTokens ?? new LineTokenCache(countTokens);
   const measure = (text: string) => messageTokensUpperBound(request.userRole, text, lineTokens);
