@@ -22,7 +22,7 @@ function textOf(message: ProviderMessage): string {
 }
 
 let clock = 1_700_000_000_000;
-// 8,000 tokens: a tight ceiling, where folds drop the most and recall is on by default (said explicitly here)
+// 8,000 tokens: a tight ceiling, where folds drop the most; recall is off by default, so it is turned on here
 const session = new FoldSession({ pressureCeiling: 8_000, now: () => clock, recall: true });
 let calls = 0;
 let epochs = 0;
