@@ -1,3 +1,4 @@
+import type { FoldConfig } from '../fold/fold-config.ts';
 import type { ClippedMessage } from '../freeze/freeze-state.ts';
 import { countsReasoningIn, plainMessageText } from '../messages/plain-text.ts';
 import type { TokenCounter, Transcript } from '../messages/transcript.ts';
@@ -50,18 +51,30 @@ export function oversizeBetween(transcript: Transcript, start: number, end: numb
   return over;
 }
 
+/** What the live outputs may take, in tokens, under a ceiling: together (`cap`) and each at least (`floor`). */
+export interface LiveOutputShare {
+  readonly cap: number;
+  readonly floor: number;
+}
+
+/** The config's live-output shares of `ceilingTokens`; a config without them never clips below the ceiling. */
+export function liveOutputShare(config: Pick<FoldConfig, 'liveOutputFraction' | 'liveOutputFloorFraction'>, ceilingTokens: number): LiveOutputShare {
+  return { cap: (config.liveOutputFraction ?? 1) * ceilingTokens, floor: (config.liveOutputFloorFraction ?? 0) * ceilingTokens };
+}
+
 /**
  * The raw tail from `cut` with its tool outputs clipped (head and tail kept, the cut marked) so
- * that together they take at most `capTokens`: the largest are cut to one level, smaller ones stay
- * whole; the level never drops below `floorTokens`, however many outputs the step has. Huge outputs are read once; in full they would force the sealed bands to re-fold and
- * rewrite the cached prefix. They fold whole into the next band.
+ * that together they take at most `share.cap`: the largest are cut to one level, smaller ones
+ * stay whole, and the level never drops below `share.floor` however many outputs the step has.
+ * Huge outputs are read once; in full they would force the sealed bands to re-fold and rewrite
+ * the cached prefix. They fold whole into the next band.
  */
-export function clipOversizedOutputs(transcript: Transcript, cut: number, capTokens: number, floorTokens: number, countTokens: TokenCounter): { tokens: number; clipped: Record<string, ClippedMessage> } {
+export function clipOversizedOutputs(transcript: Transcript, cut: number, share: LiveOutputShare, countTokens: TokenCounter): { tokens: number; clipped: Record<string, ClippedMessage> } {
   const clipped: Record<string, ClippedMessage> = {};
   let tokens = transcript.tokensBetween(cut, transcript.length);
   const outputs: number[] = [];
   for (let i = cut; i < transcript.length; i++) if (isToolOutput(transcript, i)) outputs.push(i);
-  const level = Math.max(floorTokens, fillLevel(outputs.map((i) => transcript.tokens[i]), capTokens));
+  const level = Math.max(share.floor, fillLevel(outputs.map((i) => transcript.tokens[i]), share.cap));
   // a level too low for any clip to keep readable text leaves the outputs whole (thousands of parallel results)
   if (level * CHARS_PER_TOKEN_GUESS < MIN_CLIP_CHARS) return { tokens, clipped };
   for (const i of outputs) {

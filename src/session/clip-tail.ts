@@ -4,7 +4,7 @@ import type { Band } from '../fold/band.ts';
 import type { FoldConfig } from '../fold/fold-config.ts';
 import type { ClippedMessage } from '../freeze/freeze-state.ts';
 import type { TokenCounter, Transcript } from '../messages/transcript.ts';
-import { clipOversizedOutputs, clipToFit } from './clip-message.ts';
+import { clipOversizedOutputs, clipToFit, liveOutputShare } from './clip-message.ts';
 import { latestInstruction, type FoldPlanInput } from './plan-fold.ts';
 
 export type ClipInput = Pick<FoldPlanInput, 'headEnd' | 'seed' | 'bands' | 'coveredEnd'>;
@@ -47,7 +47,7 @@ export function clipTail(transcript: Transcript, input: ClipInput, limit: number
   const bandTokens = bands.reduce((sum, band) => sum + band.tokens + ackTokens, 0);
   const room = limit - fixed - bandTokens;
   // the live outputs are held to their share first, as at any epoch; what still does not fit is cut to the room
-  const live = clipOversizedOutputs(transcript, cut, (config.liveOutputFraction ?? 1) * limit, (config.liveOutputFloorFraction ?? 0) * limit, countTokens);
+  const live = clipOversizedOutputs(transcript, cut, liveOutputShare(config, limit), countTokens);
   const shownTokens = (index: number) => live.clipped[String(index)]?.tokens ?? transcript.tokens[index];
   const order = [];
   for (let i = cut; i < end; i++) order.push(i);

@@ -9,7 +9,7 @@ import type { ClippedMessage, RebirthSeedState } from '../freeze/freeze-state.ts
 import { findIdentifiers } from '../text/find-identifiers.ts';
 import { addPhraseKeys } from '../text/phrase-index.ts';
 import { leadingSystemCount } from '../messages/leading-system.ts';
-import { clipOversizedOutputs, oversizeBetween } from './clip-message.ts';
+import { clipOversizedOutputs, liveOutputShare, oversizeBetween } from './clip-message.ts';
 
 export interface FoldPlanInput {
   readonly transcript: Transcript;
@@ -123,7 +123,7 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
   const seedIdentifiers = new Set<string>(input.seed ? findIdentifiers(input.seed.text).map((identifier) => identifier.value) : []);
   const pinned = latestInstruction(transcript);
   const head = headPhrases(transcript, input.headEnd);
-  const outputCap = (config.liveOutputFraction ?? 1) * ceilingTokens;
+  const outputShare = liveOutputShare(config, ceilingTokens);
   const band = (start: number, stop: number, budget: number, previous: readonly Band[]): Band | null => {
     if (stop <= start || budget <= 0) return null;
     const built = buildBand(
@@ -163,7 +163,7 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
       if (cut <= start) continue;
       const raw = transcript.tokensBetween(start, cut);
       // a band never holds more of one huge output than the view shows of it live
-      const shown = raw - oversizeBetween(transcript, start, cut, outputCap);
+      const shown = raw - oversizeBetween(transcript, start, cut, outputShare.cap);
       let budget: number;
       if (j === bands.length) {
         budget = Math.min(config.bandRatio * shown, config.bandFraction * ceilingTokens);
@@ -182,7 +182,7 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
 
   for (const tailShare of new Set([config.tailFraction, config.tailFraction / 2, 0])) {
     const cut = cutForTail(transcript, Math.max(input.coveredEnd, foldStart), last, tailShare * ceilingTokens);
-    const tail = clipOversizedOutputs(transcript, cut, outputCap, (config.liveOutputFloorFraction ?? 0) * ceilingTokens, input.countTokens);
+    const tail = clipOversizedOutputs(transcript, cut, outputShare, input.countTokens);
     const folded = foldFrom(cut, tail.tokens);
     if (folded) {
       const viewTokens = fixedTokens + bandsTokens(folded.bands) + tail.tokens;
