@@ -211,9 +211,9 @@ export async function runScale(options: ScaleOptions = {}): Promise<ScaleReport>
   const sessionHeap: SessionHeapRow[] = [];
   if (warpfold && options.heapMessages) {
     sessionHeap.push(measureSessionHeap(warpfold, options.heapMessages, ceiling));
-    // the receipt log is kept for receipts() unless the host says not to; how much of the heap it is
-    const withoutReceipts = (await selectStrategies(['warpfold'], { ...options, engineOptions: { ...options.engineOptions, keepReceipts: false } })).definitions[0];
-    if (withoutReceipts) sessionHeap.push({ ...measureSessionHeap(withoutReceipts, options.heapMessages, ceiling), strategy: 'warpfold, keepReceipts: false' });
+    // the default receipt log holds the newest receipts; what a host that keeps every one pays
+    const everyReceipt = (await selectStrategies(['warpfold'], { ...options, engineOptions: { ...options.engineOptions, keepReceipts: true } })).definitions[0];
+    if (everyReceipt) sessionHeap.push({ ...measureSessionHeap(everyReceipt, options.heapMessages, ceiling), strategy: 'warpfold, keepReceipts: true' });
   }
   for (const row of sessionHeap) options.log?.(`  warpfold retains ${row.retainedHeapMegabytes} MB after ${formatInteger(row.messages)} messages`);
   return {

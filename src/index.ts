@@ -7,7 +7,7 @@
  * glyphs, budget, task rail, episodes and recall. Everything else stays internal; the subpaths
  * (package.json `exports`) hold the finer pieces. `test/architecture/public-api.test.ts` pins this list.
  */
-export { FoldSession, DEFAULT_FOLD_PRESSURE_CEILING_TOKENS, FOLD_ACKNOWLEDGEMENT, type FoldSessionOptions, type FoldOutcome, type FoldPrepareOptions, type FoldStats } from './session/index.ts';
+export { FoldSession, DEFAULT_FOLD_PRESSURE_CEILING_TOKENS, DEFAULT_RECEIPT_LOG_LENGTH, FOLD_ACKNOWLEDGEMENT, type FoldSessionOptions, type FoldOutcome, type FoldPrepareOptions, type FoldStats } from './session/index.ts';
 export { FOLD_RECEIPT_FORMAT, FOLD_RECEIPT_VERSION, type FoldReceipt, type BandReceipt, type IdentifierReceipt, type LineReceipt, type ToolCallReceipt, type ToolCallShown } from './session/index.ts';
 export { ALWAYS_ON_FOLD_CONFIG, DEFAULT_FOLD_CONFIG, TIGHT_FOLD_CONFIG, foldConfigForCeiling, type FoldConfig, type FoldConfigOverrides } from './fold/fold-config.ts';
 export { DEFAULT_FREEZE_CONFIG, EPOCH_REASONS, type FreezeConfig, type EpochReason } from './freeze/index.ts';

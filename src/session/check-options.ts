@@ -32,6 +32,8 @@ export function checkSessionOptions(options: unknown): Record<string, unknown> {
   expectKind(checked, 'recall', ['boolean', 'object']);
   expectKind(checked, 'restoredState', ['string', 'object']);
   expectKind(checked, 'budget', ['object']);
+  const keep = checked.keepReceipts;
+  if (keep !== undefined && typeof keep !== 'boolean' && !(typeof keep === 'number' && Number.isInteger(keep) && keep >= 0)) throw new FoldOptionsError('keepReceipts', `keepReceipts must be a boolean or a whole number of receipts ≥ 0, got ${describe(keep)}`);
   const budget = checked.budget as Record<string, unknown> | undefined;
   if (budget && checked.pressureCeiling === undefined && typeof budget.pressureCeilingTokens !== 'number') throw new FoldOptionsError('budget', `budget.pressureCeilingTokens must be a number, got ${describe(budget.pressureCeilingTokens)}`);
   return checked;

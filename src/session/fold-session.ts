@@ -71,11 +71,13 @@ export interface FoldSessionOptions {
    */
   readonly restoredState?: string | SavedFoldSession;
   /**
-   * Keep every call's fold receipt for `receipts()` (default true). Each costs about its band's
-   * text in memory; a long-lived host that stores receipts elsewhere (or never reads them) can
-   * pass false; `outcome.receipt` is set either way.
+   * How many fold receipts `receipts()` keeps: a number keeps the newest that many, `true` keeps
+   * every one, `false` none; `outcome.receipt` is set either way. Default
+   * `DEFAULT_RECEIPT_LOG_LENGTH`: each receipt costs about its band's text in memory, so an
+   * unbounded log grows with the history (about 60 MB at 10,000 messages) past what a Durable
+   * Object isolate holds. A host that replays a whole transcript for inspection passes `true`.
    */
-  readonly keepReceipts?: boolean;
+  readonly keepReceipts?: boolean | number;
 }
 
 /**
@@ -83,6 +85,12 @@ export interface FoldSessionOptions {
  * stays under the ceiling on every call, reuses its sealed prefix byte for byte while it can,
  * and folds older messages into bands when it must.
  */
+/**
+ * Receipts `receipts()` keeps by default: enough for a host to look back over the last several
+ * epochs, few enough that a session at 10,000 messages stays near 25 MB (bench: session heap).
+ */
+export const DEFAULT_RECEIPT_LOG_LENGTH = 32;
+
 export class FoldSession {
   readonly config: FoldConfig;
   readonly freezeConfig: FreezeConfig;
@@ -109,6 +117,7 @@ export class FoldSession {
   private readonly lineTokens: LineTokenCache;
   /** Receipts of this session object's calls that sealed bands (per process: not in snapshots); null when not kept. */
   private readonly receiptLog: PendingReceipt[] | null;
+  private readonly receiptLogLength: number;
   /** Messages before this one have had their lines read ahead (see `readAhead`); -1 before the first call. */
   private readAheadEnd = -1;
 
@@ -131,7 +140,9 @@ export class FoldSession {
     this.needsVerification = options.restoredState !== undefined;
     const recall = options.recall ?? false;
     this.recallLane = recall ? new RecallLane(recall === true ? {} : recall, this.countTokens) : null;
-    this.receiptLog = options.keepReceipts === false ? null : [];
+    const keep = options.keepReceipts ?? DEFAULT_RECEIPT_LOG_LENGTH;
+    this.receiptLogLength = keep === true ? Infinity : keep === false ? 0 : keep;
+    this.receiptLog = this.receiptLogLength > 0 ? [] : null;
   }
 
   /** The saved-format JSON (`SavedFoldSession`) of the session; pass it as `restoredState` to resume exactly. */
@@ -159,8 +170,8 @@ export class FoldSession {
   }
 
   /**
-   * Fold receipts of every call of this session object that sealed or merged a band, oldest
-   * first. Receipts are per process: a session restored from a snapshot lists only the calls it
+   * Fold receipts of the calls of this session object that sealed or merged a band, oldest first:
+   * the newest `keepReceipts` of them. Receipts are per process: a session restored from a snapshot lists only the calls it
    * made itself (store receipts next to the snapshot to keep them; they are plain JSON).
    */
   receipts(): FoldReceipt[] {
@@ -350,7 +361,11 @@ export class FoldSession {
     const transcript = this.transcript;
     const receipt = PendingReceipt.of({ call: this.state.calls, epoch: this.state.epochs, epochReason: reason, merged }, previous, this.state.bands, transcript.messages, (index) => transcript.source(index));
     if (!receipt) return undefined;
-    this.receiptLog?.push(receipt);
+    if (this.receiptLog) {
+      this.receiptLog.push(receipt);
+      // a ring would save the shift, but the log is short and read rarely
+      if (this.receiptLog.length > this.receiptLogLength) this.receiptLog.shift();
+    }
     return receipt;
   }
 

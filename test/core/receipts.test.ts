@@ -69,4 +69,21 @@ describe('fold receipts on a real session', () => {
     expect(carried.length).toBeGreaterThan(3);
     expect(session.receipts()).toEqual([]);
   });
+
+  it('keeps the newest keepReceipts receipts, and every one with true', () => {
+    const every = new FoldSession({ pressureCeiling: 8_000, countTokens, now: () => 0, keepReceipts: true });
+    const newest = new FoldSession({ pressureCeiling: 8_000, countTokens, now: () => 0, keepReceipts: 2 });
+    for (let index = 1; index < messages.length; index++) {
+      if (messages[index].role !== 'assistant') continue;
+      every.prepare(messages.slice(0, index));
+      newest.prepare(messages.slice(0, index));
+    }
+    const all = every.receipts();
+    expect(all.length).toBeGreaterThan(3);
+    expect(newest.receipts()).toEqual(all.slice(-2));
+  });
+
+  it('names keepReceipts when it is not a boolean or a whole number', () => {
+    for (const keepReceipts of [-1, 1.5, 'all', Number.NaN]) expect(() => new FoldSession({ keepReceipts: keepReceipts as number })).toThrow(/keepReceipts must be a boolean or a whole number/);
+  });
 });

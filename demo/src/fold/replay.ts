@@ -32,6 +32,8 @@ export function foldSessionFor(settings: FoldSettings): FoldSession {
     countTokens,
     now: () => clock,
     freeze: { ttlMs: settings.freezeTtlSeconds * 1000 },
+    // the inspector shows the receipt of every epoch of the transcript
+    keepReceipts: true,
     ...(settings.recall === 'auto' ? {} : { recall: settings.recall === 'on' }),
   });
   return Object.assign(session, { advance: (ms: number) => (clock += ms), clock: () => clock });
