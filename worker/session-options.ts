@@ -17,7 +17,7 @@ export interface SessionOptions {
   readonly freezeTtlMs?: number;
   /** `false` rebuilds every view from scratch (never cache-hot). */
   readonly freeze?: boolean;
-  /** Page folded content back in; default on for ceilings of 12,000 tokens and below. */
+  /** Page folded content back in (default off, as in the library). */
   readonly recall?: boolean;
 }
 

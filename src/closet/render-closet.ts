@@ -195,6 +195,8 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
     const windowBudget = options.budgetTokens * WINDOW_SHARE;
     const kept: string[] = [];
     const windows: string[] = [];
+    // one line of raw words often holds several values (a diff header, a commit line): it is shown once
+    const shownWindows = new Set<string>();
     let used = 0;
     let windowUsed = 0;
     let userUsed = 0;
@@ -207,8 +209,13 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
       const windowFits = windowUsed + bare.cost - ITEM_SEPARATOR_TOKENS + WINDOW_LINE_TOKENS <= windowBudget;
       const entry = windowFits ? windowOf(candidate) : bare;
       const asWindow = windowFits && windowUsed + entry.windowCost! <= windowBudget && entry.window !== entry.item;
-      // held elsewhere in the view: only a window of its newest words adds anything
-      if (present && !asWindow) continue;
+      const window = asWindow ? entry.window! : '';
+      if (asWindow && shownWindows.has(window)) {
+        options.kept?.push({ value: candidate.value, kind: candidate.kind, messageIndex: candidate.last });
+        continue;
+      }
+      // held elsewhere in the view, or in a window shown here: only a window of its newest words adds anything
+      if (!asWindow && (present || windows.some((line) => line.includes(candidate.value)))) continue;
       const cost = asWindow ? entry.windowCost! : entry.cost;
       if (used + cost > options.budgetTokens) continue;
       if (candidate.fromUser && !candidate.byAgent) {
@@ -218,7 +225,8 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
       used += cost;
       if (asWindow) {
         windowUsed += cost;
-        windows.push(`${CLOSET_MARK} ${entry.window}`);
+        shownWindows.add(window);
+        windows.push(`${CLOSET_MARK} ${window}`);
       } else kept.push(entry.item);
       options.kept?.push({ value: candidate.value, kind: candidate.kind, messageIndex: candidate.last });
     }
