@@ -86,6 +86,8 @@ export interface ClosetOccurrence {
   readonly source: string;
   readonly messageIndex: number;
   readonly lane: 'agent' | 'user' | 'tool';
+  /** `lineShape(source)` when the caller has read it already. */
+  readonly shape?: string;
 }
 
 const cache = new WeakMap<CanonicalMessage, ClosetOccurrence[]>();
@@ -108,6 +110,7 @@ interface Candidate {
   value: string;
   kind: IdentifierKind;
   source: string;
+  shape: string | undefined;
   last: number;
   uses: number;
   byAgent: boolean;
@@ -147,16 +150,16 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
       entry.last = Math.max(entry.last, occurrence.messageIndex);
       entry.uses++;
       entry.byAgent ||= occurrence.lane === 'agent';
-    } else candidates.set(occurrence.value, { value: occurrence.value, kind: occurrence.kind, source: occurrence.source, last: occurrence.messageIndex, uses: 1, byAgent: occurrence.lane === 'agent', fromUser: occurrence.lane === 'user' });
+    } else candidates.set(occurrence.value, { value: occurrence.value, kind: occurrence.kind, source: occurrence.source, shape: occurrence.shape, last: occurrence.messageIndex, uses: 1, byAgent: occurrence.lane === 'agent', fromUser: occurrence.lane === 'user' });
   }
   const span = Math.max(1, end - start);
   // how many distinct lines share each template: ids from log spam rank below one-off findings
-  const shapeOf = (source: string) => (source.length <= TEMPLATE_MAX_CHARS && !source.includes('\n') ? lineShape(source) : '');
+  const shapeOf = (source: string, known: string | undefined) => (source.length <= TEMPLATE_MAX_CHARS && !source.includes('\n') ? (known ?? lineShape(source)) : '');
   const shapes = new Map<string, number>();
   const sourceShape = new Map<string, string>();
   for (const candidate of candidates.values()) {
     if (sourceShape.has(candidate.source)) continue;
-    const shape = shapeOf(candidate.source);
+    const shape = shapeOf(candidate.source, candidate.shape);
     sourceShape.set(candidate.source, shape);
     if (shape) shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
   }
@@ -168,6 +171,10 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
   }
   const score = (candidate: Candidate) => scores.get(candidate) ?? 0;
   const ranked = [...candidates.values()].sort((a, b) => score(b) - score(a) || a.last - b.last || (a.value < b.value ? -1 : 1));
+  // the least any candidate from each rank on can cost: its bare value and separator (a label
+  // or a window only adds to that), so a full closet stops the scan instead of pricing the rest
+  const leastCostFrom = new Float64Array(ranked.length + 1).fill(Number.POSITIVE_INFINITY);
+  for (let i = ranked.length - 1; i >= 0; i--) leastCostFrom[i] = Math.min(leastCostFrom[i + 1], estimateTokens(ranked[i].value) + ITEM_SEPARATOR_TOKENS);
   // each candidate's renderings (bare, and in the words around its last occurrence) and sizes, on
   // first need: the window (a search of the raw messages) only once the window share has room for one
   const items = new Map<Candidate, { item: string; cost: number; window?: string; windowCost?: number }>();
@@ -197,10 +204,16 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
     const windows: string[] = [];
     // one line of raw words often holds several values (a diff header, a commit line): it is shown once
     const shownWindows = new Set<string>();
+    const inShownWindow = (value: string) => windows.some((line) => line.includes(value));
+    const keep = (candidate: Candidate) => options.kept?.push({ value: candidate.value, kind: candidate.kind, messageIndex: candidate.last });
     let used = 0;
     let windowUsed = 0;
     let userUsed = 0;
-    for (const candidate of ranked) {
+    let next = 0;
+    for (; next < ranked.length; next++) {
+      // no candidate left costs less than this: the closet is full (the ranking may run to thousands)
+      if (used + leastCostFrom[next] > options.budgetTokens) break;
+      const candidate = ranked[next];
       const present = options.isPresent(candidate.value);
       if (present && (!options.isShownAt || options.isShownAt(candidate.value, candidate.last))) continue;
       // a window holds the value and costs at least the value on a line of its own: with less room
@@ -211,11 +224,18 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
       const asWindow = windowFits && windowUsed + entry.windowCost! <= windowBudget && entry.window !== entry.item;
       const window = asWindow ? entry.window! : '';
       if (asWindow && shownWindows.has(window)) {
-        options.kept?.push({ value: candidate.value, kind: candidate.kind, messageIndex: candidate.last });
+        keep(candidate);
         continue;
       }
-      // held elsewhere in the view, or in a window shown here: only a window of its newest words adds anything
-      if (!asWindow && (present || windows.some((line) => line.includes(candidate.value)))) continue;
+      if (!asWindow) {
+        // shown in the words of a window here: kept already, never repeated bare
+        if (inShownWindow(candidate.value)) {
+          if (!present) keep(candidate);
+          continue;
+        }
+        // held elsewhere in the view: only a window of its newest words adds anything
+        if (present) continue;
+      }
       const cost = asWindow ? entry.windowCost! : entry.cost;
       if (used + cost > options.budgetTokens) continue;
       if (candidate.fromUser && !candidate.byAgent) {
@@ -228,7 +248,12 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
         shownWindows.add(window);
         windows.push(`${CLOSET_MARK} ${window}`);
       } else kept.push(entry.item);
-      options.kept?.push({ value: candidate.value, kind: candidate.kind, messageIndex: candidate.last });
+      keep(candidate);
+    }
+    // past a full closet only the values its windows show are left to count
+    for (; next < ranked.length; next++) {
+      const candidate = ranked[next];
+      if (!options.isPresent(candidate.value) && inShownWindow(candidate.value)) keep(candidate);
     }
     if (kept.length) windows.push(`${CLOSET_MARK} ${kept.join(' · ')}`);
     return windows.join('\n');

@@ -141,14 +141,17 @@ const LANE: Record<FoldLine['kind'], ClosetOccurrence['lane']> = { user: 'user',
 const CALL_NAME_AT = 2;
 
 /** Closet candidates straight from the fold's lines: every identifier was found once, when the line was read. */
-function closetOccurrences(lines: readonly FoldLine[], closetOnly: readonly ClosetOnlyIdentifier[]): ClosetOccurrence[] {
+function closetOccurrences(lines: readonly FoldLine[], shapes: readonly string[], closetOnly: readonly ClosetOnlyIdentifier[]): ClosetOccurrence[] {
   const out: ClosetOccurrence[] = [];
-  for (const line of lines)
+  lines.forEach((line, index) => {
+    // a template's shape was read with the line; a skeleton line has none of its own
+    const shape = line.kind === 'call' ? undefined : shapes[index];
     for (const { value, kind } of line.identifiers) {
       // `▸ name: key` is the skeleton's own framing: a value read across it is not in the history
       if (line.kind === 'call' && line.text.startsWith(value, CALL_NAME_AT)) continue;
-      out.push({ value, kind, source: line.text, messageIndex: line.messageIndex, lane: LANE[line.kind] });
+      out.push({ value, kind, source: line.text, messageIndex: line.messageIndex, lane: LANE[line.kind], ...(shape === undefined ? {} : { shape }) });
     }
+  });
   for (const { identifier, source, messageIndex } of closetOnly) out.push({ value: identifier.value, kind: identifier.kind, source, messageIndex, lane: 'tool' });
   return out;
 }
@@ -189,7 +192,7 @@ export function buildBand(request: BandRequest): Band {
   const introTokens = estimateTokens(intro) + INTRO_FRAMING_TOKENS;
   const candidates = candidateLines(messages, start, end, SKELETON_WIDTH, request.phrases, request.weights, request.pinned);
   const lines = guaranteeNewestCalls(candidates.lines, request.callShare * (budgetTokens - introTokens));
-  const closetOf = prepareCloset(closetOccurrences(lines, candidates.closetOnly), start, end, (value, from) => rawTextHolding((index) => messages[index], value, from, end)?.text);
+  const closetOf = prepareCloset(closetOccurrences(lines, candidates.shapes, candidates.closetOnly), start, end, (value, from) => rawTextHolding((index) => messages[index], value, from, end)?.text);
   const closetBudget = Math.max(0, request.closetFraction * budgetTokens);
   const lineTokens = request.lineTokens ?? new LineTokenCache(countTokens);
   const measure = (text: string) => messageTokensUpperBound(request.userRole, text, lineTokens);

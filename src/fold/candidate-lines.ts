@@ -127,7 +127,7 @@ export function candidateLines(
   phrases: PhraseIndex,
   weights: LineValueWeights,
   pinned: number,
-): { lines: FoldLine[]; closetOnly: ClosetOnlyIdentifier[] } {
+): { lines: FoldLine[]; shapes: readonly string[]; closetOnly: ClosetOnlyIdentifier[] } {
   const builder = new LineBuilder(phrases, weights);
   const closetOnly: ClosetOnlyIdentifier[] = [];
   // results paired to their call, so output renders under its call
@@ -153,5 +153,5 @@ export function candidateLines(
     }
   }
   assignIdentifierValues(builder.lines, builder.shapes, weights);
-  return { lines: builder.lines, closetOnly };
+  return { lines: builder.lines, shapes: builder.shapes, closetOnly };
 }
