@@ -75,8 +75,8 @@ export interface ClosetEntry {
 
 /**
  * What the band build already knew when it sealed the band, by reference: recording it costs one
- * object per built band. The session turns it into a receipt for the bands it keeps (see
- * `takeBandReceipt`) and the record goes; bands built and dropped take theirs with them.
+ * object per built band. The session takes the records of the bands it keeps (see
+ * `takeBandRecord`); bands built and dropped take theirs with them.
  */
 interface BandBuildRecord {
   /** Every candidate line of the band, in order. */
@@ -91,11 +91,6 @@ const records = new WeakMap<Band, BandBuildRecord>();
 
 export function recordBandBuild(band: Band, lines: readonly FoldLine[], picked: readonly FoldLine[], closet: readonly ClosetEntry[], rawTokens: number): void {
   records.set(band, { lines, picked, closet, rawTokens });
-}
-
-/** True when this process built the band and its receipt was not taken yet. */
-export function hasBandRecord(band: Band): boolean {
-  return records.has(band);
 }
 
 export function digestOf(hash: number): string {
@@ -116,22 +111,42 @@ function keyArgumentWhole(argument: string, skeleton: string, collapsedBand: () 
 export type BandReceiptBody = Omit<BandReceipt, 'rawDigest'>;
 
 /**
- * The receipt of a band this process built: which calls, lines and identifiers it shows, read
- * from the lines it was built of. Taken once (the build record is dropped with it); null for a
- * band restored from a snapshot.
+ * What a receipt needs of a band's build, kept from the call that seals the band until the
+ * receipt is read: the picked lines, and per tool call of the band its skeleton line as shown
+ * (null when only counted). The candidate lines go: a merge's run to every line of the history.
  */
-export function takeBandReceipt(band: Band, messageAt: (index: number) => CanonicalMessage): BandReceiptBody | null {
+export interface SealedBandRecord {
+  readonly picked: readonly FoldLine[];
+  /** Candidate fragments of each source line the band picked from: a line shown in part is not whole. */
+  readonly fragments: ReadonlyMap<number, number>;
+  readonly callLines: ReadonlyArray<string | null>;
+  readonly closet: readonly ClosetEntry[];
+  readonly rawTokens: number;
+}
+
+/** The build record of a band this process built, taken once; null for a band restored from a snapshot. */
+export function takeBandRecord(band: Band): SealedBandRecord | null {
   const record = records.get(band);
   if (!record) return null;
   records.delete(band);
+  const picked = new Set(record.picked);
   const pickedIds = new Set<number>();
   for (const line of record.picked) pickedIds.add(line.lineId);
   const fragments = new Map<number, number>();
-  const callLines: FoldLine[] = [];
+  const callLines: Array<string | null> = [];
   for (const line of record.lines) {
-    if (line.kind === 'call') callLines.push(line);
+    if (line.kind === 'call') callLines.push(picked.has(line) ? line.text : null);
     if (pickedIds.has(line.lineId)) fragments.set(line.lineId, (fragments.get(line.lineId) ?? 0) + 1);
   }
+  return { picked: record.picked, fragments, callLines, closet: record.closet, rawTokens: record.rawTokens };
+}
+
+/**
+ * The receipt of a band from its sealed record: which calls, lines and identifiers it shows, read
+ * from the lines it was built of. `messageAt` answers for the band's own messages.
+ */
+export function bandReceiptBody(band: Band, record: SealedBandRecord, messageAt: (index: number) => CanonicalMessage): BandReceiptBody {
+  const { fragments, callLines } = record;
   const lines: LineReceipt[] = [];
   const agentLines: number[] = [];
   const identifiers = new Map<string, IdentifierReceipt>();
@@ -153,7 +168,6 @@ export function takeBandReceipt(band: Band, messageAt: (index: number) => Canoni
   }
   for (const entry of record.closet) if (!identifiers.has(entry.value)) identifiers.set(entry.value, { ...entry, via: 'closet' });
 
-  const picked = new Set(record.picked);
   // collapsed once per band, and only when a call's key argument is not whole in its skeleton line
   let collapsedBand: string | undefined;
   const collapsedText = () => (collapsedBand ??= collapse(band.text));
@@ -163,8 +177,8 @@ export function takeBandReceipt(band: Band, messageAt: (index: number) => Canoni
     for (const call of messageAt(index).toolCalls) {
       const line = callLines[ordinal++];
       const base = { messageIndex: index, id: call.id, name: call.name };
-      if (!line || !picked.has(line)) toolCalls.push({ ...base, shown: 'counted' });
-      else toolCalls.push({ ...base, shown: keyArgumentWhole(keyArgument(toolFamily(call.name), call.input), line.text, collapsedText) ? 'shown' : 'clipped', line: line.text });
+      if (!line) toolCalls.push({ ...base, shown: 'counted' });
+      else toolCalls.push({ ...base, shown: keyArgumentWhole(keyArgument(toolFamily(call.name), call.input), line, collapsedText) ? 'shown' : 'clipped', line });
     }
   }
   return {

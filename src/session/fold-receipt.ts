@@ -1,4 +1,4 @@
-import { digestOf, takeBandReceipt, type BandReceipt, type BandReceiptBody } from '../fold/band-receipt.ts';
+import { bandReceiptBody, digestOf, takeBandRecord, type BandReceipt, type SealedBandRecord } from '../fold/band-receipt.ts';
 import type { Band } from '../fold/band.ts';
 import type { EpochReason } from '../freeze/freeze-state.ts';
 import { fingerprintOf } from '../messages/transcript.ts';
@@ -31,21 +31,33 @@ export interface FoldReceipt {
   readonly bands: readonly BandReceipt[];
 }
 
+/** A sealed band and the record of its build, until its receipt is read. */
+interface SealedBand {
+  readonly band: Band;
+  readonly record: SealedBandRecord;
+}
+
 /**
- * A receipt as the session keeps it: the band bodies are read when the call seals them (from the
- * lines the build just picked, which then go); the digests of the covered raw messages, a pass
- * over all of them, are worked out when the receipt is first read.
+ * A receipt as the session keeps it: the build records of the bands the call sealed and
+ * references to the messages they cover. The receipt itself (a pass over every picked line, and
+ * the digests of the covered raw messages) is read when it is first asked for, so a fold that
+ * nobody inspects does not pay for it.
  */
 export class PendingReceipt {
   private receipt: FoldReceipt | null = null;
+  private sealed: readonly SealedBand[] | null;
+  private messages: readonly CanonicalMessage[] | null;
   private sources: readonly ProviderMessage[] | null;
 
   private constructor(
     private readonly head: Omit<FoldReceipt, 'bands'>,
-    private readonly bodies: readonly BandReceiptBody[],
+    sealed: readonly SealedBand[],
     private readonly offset: number,
+    messages: readonly CanonicalMessage[],
     sources: readonly ProviderMessage[],
   ) {
+    this.sealed = sealed;
+    this.messages = messages;
     this.sources = sources;
   }
 
@@ -53,12 +65,12 @@ export class PendingReceipt {
   static of(call: { call: number; epoch: number; epochReason: EpochReason; merged: boolean }, previous: readonly Band[], bands: readonly Band[], messages: readonly CanonicalMessage[], source: (index: number) => ProviderMessage): PendingReceipt | null {
     const kept = new Set(previous);
     const fresh = bands.filter((band) => !kept.has(band));
-    const bodies: BandReceiptBody[] = [];
+    const sealed: SealedBand[] = [];
     for (const band of fresh) {
-      const body = takeBandReceipt(band, (index) => messages[index]);
-      if (body) bodies.push(body);
+      const record = takeBandRecord(band);
+      if (record) sealed.push({ band, record });
     }
-    if (!bodies.length) return null;
+    if (!sealed.length) return null;
     const current = new Set(bands);
     const head = {
       format: FOLD_RECEIPT_FORMAT,
@@ -67,25 +79,28 @@ export class PendingReceipt {
       firstBand: bands.indexOf(fresh[0]),
       replaced: previous.filter((band) => !current.has(band)).map((band) => ({ messages: [band.start, band.end] as const, textDigest: digestOf(fnv1a(band.text)) })),
     } as const;
-    const start = bodies[0].messages[0];
-    const end = bodies[bodies.length - 1].messages[1];
-    // references to the provider messages (the host's own objects), for the digests on demand
+    const start = sealed[0].band.start;
+    const end = sealed[sealed.length - 1].band.end;
+    // references to the messages as they are now (the history may change before the receipt is read)
+    const covered = messages.slice(start, end);
     const sources: ProviderMessage[] = [];
     for (let i = start; i < end; i++) sources.push(source(i));
-    return new PendingReceipt(head, bodies, start, sources);
+    return new PendingReceipt(head, sealed, start, covered, sources);
   }
 
   get(): FoldReceipt {
     if (!this.receipt) {
+      const offset = this.offset;
+      const messages = this.messages as readonly CanonicalMessage[];
       const sources = this.sources as readonly ProviderMessage[];
-      const bands = this.bodies.map((body): BandReceipt => {
+      const bands = (this.sealed as readonly SealedBand[]).map(({ band, record }): BandReceipt => {
+        const { textDigest, ...rest } = bandReceiptBody(band, record, (index) => messages[index - offset]);
         let hash = 0;
-        for (let i = body.messages[0]; i < body.messages[1]; i++) hash = combineHashes(hash, fingerprintOf(sources[i - this.offset]));
-        const { textDigest, ...rest } = body;
+        for (let i = band.start; i < band.end; i++) hash = combineHashes(hash, fingerprintOf(sources[i - offset]));
         return { ...rest, rawDigest: digestOf(hash), textDigest };
       });
       this.receipt = { ...this.head, bands };
-      this.sources = null;
+      this.sealed = this.messages = this.sources = null;
     }
     return this.receipt;
   }

@@ -73,9 +73,10 @@ export interface FoldSessionOptions {
   /**
    * How many fold receipts `receipts()` keeps: a number keeps the newest that many, `true` keeps
    * every one, `false` none; `outcome.receipt` is set either way. Default
-   * `DEFAULT_RECEIPT_LOG_LENGTH`: each receipt costs about its band's text in memory, so an
-   * unbounded log grows with the history (about 60 MB at 10,000 messages) past what a Durable
-   * Object isolate holds. A host that replays a whole transcript for inspection passes `true`.
+   * `DEFAULT_RECEIPT_LOG_LENGTH`. A receipt is read only when asked for; until then it holds
+   * the band's picked lines and references to the messages it covers, so an unbounded log grows
+   * with the history (about 50 MB at 10,000 messages) past what a Durable Object isolate holds.
+   * A host that replays a whole transcript for inspection passes `true`.
    */
   readonly keepReceipts?: boolean | number;
 }
@@ -87,7 +88,7 @@ export interface FoldSessionOptions {
  */
 /**
  * Receipts `receipts()` keeps by default: enough for a host to look back over the last several
- * epochs, few enough that a session at 10,000 messages stays near 25 MB (bench: session heap).
+ * epochs, few enough that a session at 10,000 messages stays near 21 MB (bench: session heap).
  */
 export const DEFAULT_RECEIPT_LOG_LENGTH = 32;
 

@@ -86,4 +86,23 @@ describe('fold receipts on a real session', () => {
   it('names keepReceipts when it is not a boolean or a whole number', () => {
     for (const keepReceipts of [-1, 1.5, 'all', Number.NaN]) expect(() => new FoldSession({ keepReceipts: keepReceipts as number })).toThrow(/keepReceipts must be a boolean or a whole number/);
   });
+
+  it('reads a receipt the same whenever it is asked for, even after the history was rewritten', () => {
+    const eager = new FoldSession({ pressureCeiling: 8_000, countTokens, now: () => 0 });
+    const late = new FoldSession({ pressureCeiling: 8_000, countTokens, now: () => 0 });
+    const read: FoldReceipt[] = [];
+    const pending: Array<{ receipt?: FoldReceipt }> = [];
+    for (let index = 1; index < messages.length; index++) {
+      if (messages[index].role !== 'assistant') continue;
+      const receipt = eager.prepare(messages.slice(0, index)).receipt;
+      if (receipt) read.push(receipt);
+      const outcome = late.prepare(messages.slice(0, index));
+      // asking whether there is a receipt does not read it
+      if ('receipt' in outcome) pending.push(outcome);
+    }
+    // the late session then sees a shorter, rewritten history before any receipt is read
+    late.prepare([...messages.slice(0, 3), { role: 'user', content: 'Start over: summarize the repository layout.' }]);
+    expect(read.length).toBeGreaterThan(3);
+    expect(JSON.stringify(pending.map((outcome) => outcome.receipt))).toBe(JSON.stringify(read));
+  });
 });
