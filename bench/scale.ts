@@ -15,7 +15,7 @@ import { writeResults } from './cli/write-results.ts';
 import { measuredOn, type MeasuredOn } from './cli/environment.ts';
 import { repoRelative, RUN_OUTPUT } from './cli/paths.ts';
 import { loadSessions } from './corpus/load-sessions.ts';
-import { measureCallLatency, quantile, type LatencyRow } from './scale/call-latency.ts';
+import { LATENCY_REPLAYS, measureCallLatency, quantile, type LatencyRow } from './scale/call-latency.ts';
 import { settledHeapBytes } from './scale/heap.ts';
 import { measureSessionHeap, type SessionHeapRow } from './scale/session-heap.ts';
 import { sessionOpening, syntheticTurn } from './scale/synthetic-session.ts';
@@ -249,7 +249,7 @@ export function sessionHeapTable(report: ScaleReport): string {
 /** The latency and retained-heap tables, when the run measured them. */
 export function edgeSections(report: ScaleReport): string[] {
   const sections: string[] = [];
-  if (report.latency) sections.push(`Per-call prepare() latency at ${formatInteger(report.ceiling)} on the real sessions of ${report.latency.corpora.join(', ')}, replayed call by call as the session replay drives it (one untimed warm-up session first). "Less counting" leaves out the time spent inside the o200k token counter the host hands the session (each new message and each new band line is counted once):\n\n${latencyTable(report)}`);
+  if (report.latency) sections.push(`Per-call prepare() latency at ${formatInteger(report.ceiling)} on the real sessions of ${report.latency.corpora.join(', ')}, replayed call by call as the session replay drives it (one untimed warm-up session first; each call's time is the median of ${LATENCY_REPLAYS} replays). "Less counting" leaves out the time spent inside the o200k token counter the host hands the session (each new message and each new band line is counted once):\n\n${latencyTable(report)}`);
   if (report.sessionHeap?.length) sections.push(`Heap one FoldSession retains after the synthetic session (settled heap with the session alive less without it; the history excluded):\n\n${sessionHeapTable(report)}`);
   return sections;
 }

@@ -3,7 +3,8 @@
 // message, a clock 20 s further on each call, the previous view's o200k size as
 // `measuredInputTokens` — with every call timed on its own. Reported per session family (the
 // scorer's `--families` grouping) and over all sessions: the figures an edge host cares about
-// (a Worker's CPU allowance per request is a few milliseconds).
+// (a Worker's CPU allowance per request is a few milliseconds). Each call's figure is the median
+// of LATENCY_REPLAYS replays.
 import { countTokens } from '../../src/tokens/index.ts';
 import type { CorpusSession } from '../corpus/load-sessions.ts';
 import { createMessageTokenCounter } from '../strategies/message-tokens.ts';
@@ -15,6 +16,22 @@ import type { BenchMessage, StrategyDefinition } from '../strategies/types.ts';
  * interpreted code, and a host keeps its isolate warm across requests.
  */
 const WARM_UP_SESSIONS = 1;
+
+/**
+ * Each session is replayed this many times and each call reports its median: one replay's
+ * figures moved by ±15% on this 2-core machine between runs of the same code (other work, JIT
+ * timing), the median of three by a few per cent. A GC pause a call always causes stays in.
+ */
+export const LATENCY_REPLAYS = 3;
+
+/** Per call, the median of several replays' times. */
+function medianTimes(replays: readonly (readonly CallTime[])[]): CallTime[] {
+  const middle = (values: number[]) => values.sort((first, second) => first - second)[Math.floor(values.length / 2)];
+  return replays[0].map((_, call) => ({
+    milliseconds: middle(replays.map((times) => times[call].milliseconds)),
+    counterMilliseconds: middle(replays.map((times) => times[call].counterMilliseconds)),
+  }));
+}
 
 export interface LatencyRow {
   /** A session family, or `all`. */
@@ -100,7 +117,10 @@ function latencyRow(family: string, sessions: number, timed: ReadonlyArray<{ fil
 /** Latency per family (alphabetical) and over all sessions (last row). */
 export function measureCallLatency(sessions: readonly CorpusSession[], definition: StrategyDefinition, ceiling: number): LatencyRow[] {
   for (const session of sessions.slice(0, WARM_UP_SESSIONS)) sessionCallTimes(session.messages, definition, ceiling);
-  const timed = sessions.map((session) => ({ file: session.file, family: sessionFamily(session.file), times: sessionCallTimes(session.messages, definition, ceiling) }));
+  const timed = sessions.map((session) => {
+    const replays = Array.from({ length: LATENCY_REPLAYS }, () => sessionCallTimes(session.messages, definition, ceiling));
+    return { file: session.file, family: sessionFamily(session.file), times: medianTimes(replays) };
+  });
   const families = [...new Set(timed.map((entry) => entry.family))].sort();
   return [
     ...families.map((family) => {

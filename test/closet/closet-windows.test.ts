@@ -9,7 +9,7 @@ describe('closet windows', () => {
     const other = 'commit 6135cf9 feat: add the expert council command';
     const raw = [header, other].join('\n');
     const render = prepareCloset([occurrence('2f5f623', header, 3), occurrence('aac11e1', header, 3), occurrence('6135cf9', other, 4)], 0, 5, () => raw);
-    const kept: { value: string }[] = [];
+    const kept: NonNullable<Parameters<typeof render>[0]['kept']> = [];
     const closet = render({ budgetTokens: 400, isPresent: () => false, kept });
     const lines = closet.split('\n');
     expect(lines.filter((line) => line === `${CLOSET_MARK} ${header}`)).toHaveLength(1);
