@@ -6,10 +6,21 @@ import { runInNewContext } from 'node:vm';
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as (() => void) | undefined;
 
-/** Heap in use after a full collection: the baseline a run's peak is measured from. */
+/** Collections at most per settled reading, and the fall under which the heap counts as settled. */
+const MAX_COLLECTIONS = 8;
+const SETTLED_FALL = 0.005;
+
+/** Heap in use after full collections: the baseline a run's peak is measured from. */
 export function settledHeapBytes(): number {
-  // entries of weak maps whose keys just died (an earlier run's caches) go only on a later pass
-  collect?.();
-  collect?.();
-  return process.memoryUsage().heapUsed;
+  // entries of weak maps whose keys just died (an earlier run's caches, a dropped session's) go
+  // only on a later pass, and a chain of them one pass per link: collect until the heap stops falling
+  let heap = process.memoryUsage().heapUsed;
+  for (let pass = 0; pass < MAX_COLLECTIONS && collect; pass++) {
+    collect();
+    const now = process.memoryUsage().heapUsed;
+    const fell = heap - now;
+    heap = now;
+    if (pass > 0 && fell < SETTLED_FALL * now) break;
+  }
+  return heap;
 }
