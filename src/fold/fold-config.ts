@@ -42,8 +42,9 @@ export interface FoldConfig {
   /**
    * At an epoch, the raw tail's tool outputs together take at most this share of the ceiling: the
    * largest are shown clipped to one level (head and tail, the cut marked), so one huge output, or
-   * a step of parallel ones, never forces the sealed bands to re-fold; they fold whole into the next band. Absent (as in configs saved before it
-   * existed), outputs are clipped only when one alone does not fit.
+   * a step of parallel ones, never forces the sealed bands to re-fold; they fold whole into the
+   * next band. Absent (as in configs saved before it existed), outputs are clipped only when one
+   * alone does not fit.
    */
   readonly liveOutputFraction?: number;
   /**

@@ -18,7 +18,7 @@ export interface ClipPlan {
 
 /** The lone band before a huge live step takes at most this share of the limit: the live step needs the rest. */
 const LAST_RESORT_BAND_FRACTION = 0.25;
-/** That band is the only record of everything before the live step, so its closet keeps more identifiers than a sealed band's. */
+/** That band is the only record of everything before the live step: its closet takes at least this share, more when the config gives every band more. */
 const LAST_RESORT_CLOSET_FRACTION = 0.1;
 /** Each clip leaves this share of its room unused: the clipped copy's count comes from the plain rendering, the provider's may run over. */
 const CLIP_ROOM_SHARE = 0.9;
@@ -39,7 +39,7 @@ export function clipTail(transcript: Transcript, input: ClipInput, limit: number
   if (cut > foldStart) {
     const rawTokens = transcript.tokensBetween(foldStart, cut);
     const budgetTokens = Math.min(LAST_RESORT_BAND_FRACTION * limit, config.bandRatio * rawTokens);
-    const band = buildBand(bandRequest({ transcript, config, countTokens, start: foldStart, end: cut, budgetTokens, pinned: latestInstruction(transcript), withPreamble: !input.seed, closetFraction: LAST_RESORT_CLOSET_FRACTION }));
+    const band = buildBand(bandRequest({ transcript, config, countTokens, start: foldStart, end: cut, budgetTokens, pinned: latestInstruction(transcript), withPreamble: !input.seed, closetFraction: Math.max(config.closetFraction, LAST_RESORT_CLOSET_FRACTION) }));
     // a fold no smaller than what it replaces is never emitted
     if (band.tokens + ackTokens < rawTokens) bands = [band];
     else cut = input.coveredEnd;

@@ -172,8 +172,9 @@ export class FoldSession {
 
   /**
    * Fold receipts of the calls of this session object that sealed or merged a band, oldest first:
-   * the newest `keepReceipts` of them. Receipts are per process: a session restored from a snapshot lists only the calls it
-   * made itself (store receipts next to the snapshot to keep them; they are plain JSON).
+   * the newest `keepReceipts` of them. Receipts are per process: a session restored from a
+   * snapshot lists only the calls it made itself (store receipts next to the snapshot to keep
+   * them; they are plain JSON).
    */
   receipts(): FoldReceipt[] {
     return (this.receiptLog ?? []).map((receipt) => receipt.get());
