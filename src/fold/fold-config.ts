@@ -40,11 +40,12 @@ export interface FoldConfig {
   /** Share of the ceiling a hard-epoch rebirth seed may take. */
   readonly seedFraction: number;
   /**
-   * At an epoch, the raw tail's tool outputs together take at most this share of the ceiling: the
-   * largest are shown clipped to one level (head and tail, the cut marked), so one huge output, or
-   * a step of parallel ones, never forces the sealed bands to re-fold; they fold whole into the
-   * next band. Absent (as in configs saved before it existed), outputs are clipped only when one
-   * alone does not fit.
+   * At an epoch, the raw tail's tool outputs and answered calls together take at most this share
+   * of the ceiling: the largest are shown clipped to one level (head and tail, the cut marked, the
+   * identifiers of the cut named), so one huge output, a step of parallel ones, or a Write that
+   * carries a whole file never forces the sealed bands to re-fold; they fold whole into the next
+   * band. Absent (as in configs saved before it existed), messages are clipped only when one alone
+   * does not fit.
    */
   readonly liveOutputFraction?: number;
   /**

@@ -1,3 +1,4 @@
+import { clipArgumentValues, clipArgumentsText } from './clip-call-arguments.ts';
 import { isRecord } from './dialect-reading.ts';
 import type { ProviderMessage } from './types.ts';
 
@@ -12,11 +13,15 @@ function clipTextParts(parts: unknown, clip: Clip): unknown {
 
 /**
  * A Responses item with its long texts clipped: message text, tool output text, shell stdout and
- * stderr. Reasoning items (encrypted content and all) and the model's own calls stay as they are.
+ * stderr, a function call's argument values, a custom tool's input and a patch's diff. Reasoning
+ * items (encrypted content and all) and every other call stay as they are.
  */
 export function clipResponsesItem(item: ProviderMessage, clip: Clip): ProviderMessage {
   const type = item.type;
   if (type === undefined || type === 'message') return { ...item, content: clipTextParts(item.content, clip) };
+  if (type === 'function_call' && typeof item.arguments === 'string') return { ...item, arguments: clipArgumentsText(item.arguments, clip) };
+  if (type === 'custom_tool_call' && typeof item.input === 'string') return { ...item, input: clip(item.input) };
+  if (type === 'apply_patch_call' && isRecord(item.operation) && typeof item.operation.diff === 'string') return { ...item, operation: { ...item.operation, diff: clip(item.operation.diff) } };
   if (typeof type !== 'string' || !type.endsWith('_output')) return item;
   if (type === 'shell_call_output' && Array.isArray(item.output))
     return {
@@ -47,8 +52,9 @@ function clipOutput(output: unknown, clip: Clip): unknown {
 }
 
 /**
- * An AI SDK message with its long texts clipped: text parts and tool-result outputs. Reasoning
- * parts (whose provider signatures cover their text) and tool calls stay as they are.
+ * An AI SDK message with its long texts clipped: text parts, tool-result outputs and the string
+ * values of a tool call's input. Reasoning parts (whose provider signatures cover their text)
+ * stay as they are.
  */
 export function clipModelMessage(message: ProviderMessage, clip: Clip): ProviderMessage {
   const content = message.content;
@@ -60,6 +66,7 @@ export function clipModelMessage(message: ProviderMessage, clip: Clip): Provider
       if (!isRecord(part)) return part;
       if (part.type === 'text' && typeof part.text === 'string') return { ...part, text: clip(part.text) };
       if (part.type === 'tool-result') return { ...part, output: clipOutput(part.output, clip) };
+      if (part.type === 'tool-call' && part.input !== undefined) return { ...part, input: clipArgumentValues(part.input, clip) };
       return part;
     }),
   };

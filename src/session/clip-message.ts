@@ -38,16 +38,21 @@ export function clipToFit(transcript: Transcript, index: number, allowance: numb
   return tokens > allowance ? null : { maxChars, tokens: tokens + CLIP_FRAMING_TOKENS };
 }
 
-/** Whether message `index` is a tool output (results and no calls of its own): what a live clip may cut. */
-function isToolOutput(transcript: Transcript, index: number): boolean {
+/**
+ * What a live clip may cut: a tool output (results and no calls of its own), or a call the
+ * history has gone on past (its results follow). A Write's whole file was read by the tool
+ * already; shown in full it would force the sealed bands to re-fold, as a huge output would.
+ */
+function mayClipLive(transcript: Transcript, index: number): boolean {
   const message = transcript.messages[index];
-  return message.toolResults.length > 0 && message.toolCalls.length === 0;
+  if (message.toolCalls.length > 0) return index < transcript.length - 1;
+  return message.toolResults.length > 0;
 }
 
-/** Tokens by which the tool outputs in [start, end) exceed `capTokens`. */
+/** Tokens by which the live-clippable messages in [start, end) exceed `capTokens`. */
 export function oversizeBetween(transcript: Transcript, start: number, end: number, capTokens: number): number {
   let over = 0;
-  for (let i = start; i < end; i++) if (transcript.tokens[i] > capTokens && isToolOutput(transcript, i)) over += transcript.tokens[i] - capTokens;
+  for (let i = start; i < end; i++) if (transcript.tokens[i] > capTokens && mayClipLive(transcript, i)) over += transcript.tokens[i] - capTokens;
   return over;
 }
 
@@ -63,17 +68,18 @@ export function liveOutputShare(config: Pick<FoldConfig, 'liveOutputFraction' | 
 }
 
 /**
- * The raw tail from `cut` with its tool outputs clipped (head and tail kept, the cut marked) so
- * that together they take at most `share.cap`: the largest are cut to one level, smaller ones
- * stay whole, and the level never drops below `share.floor` however many outputs the step has.
- * Huge outputs are read once; in full they would force the sealed bands to re-fold and rewrite
- * the cached prefix. They fold whole into the next band.
+ * The raw tail from `cut` with its tool outputs and answered calls clipped (head and tail kept,
+ * the cut marked, the identifiers of the cut named) so that together they take at most
+ * `share.cap`: the largest are cut to one level, smaller ones stay whole, and the level never
+ * drops below `share.floor` however many the step has. Huge outputs and whole-file arguments are
+ * read once; in full they would force the sealed bands to re-fold and rewrite the cached prefix.
+ * They fold whole into the next band.
  */
 export function clipOversizedOutputs(transcript: Transcript, cut: number, share: LiveOutputShare, countTokens: TokenCounter): { tokens: number; clipped: Record<string, ClippedMessage> } {
   const clipped: Record<string, ClippedMessage> = {};
   let tokens = transcript.tokensBetween(cut, transcript.length);
   const outputs: number[] = [];
-  for (let i = cut; i < transcript.length; i++) if (isToolOutput(transcript, i)) outputs.push(i);
+  for (let i = cut; i < transcript.length; i++) if (mayClipLive(transcript, i)) outputs.push(i);
   const level = Math.max(share.floor, fillLevel(outputs.map((i) => transcript.tokens[i]), share.cap));
   // a level too low for any clip to keep readable text leaves the outputs whole (thousands of parallel results)
   if (level * CHARS_PER_TOKEN_GUESS < MIN_CLIP_CHARS) return { tokens, clipped };

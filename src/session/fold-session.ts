@@ -104,6 +104,8 @@ export class FoldSession {
   /** Provider objects of the sealed prefix, rebuilt only at epochs. */
   private prefix: ProviderMessage[] = [];
   private prefixBuilt = false;
+  /** The clipped copy last shown of each live message: a clip stays in the tail for many calls, and cutting it re-scans the text. */
+  private readonly clippedCopies = new WeakMap<ProviderMessage, { readonly maxChars: number; readonly copy: ProviderMessage }>();
   private ackTokens = 0;
   private prefixChars = 0;
   private needsVerification: boolean;
@@ -430,6 +432,14 @@ export class FoldSession {
     return outcome;
   }
 
+  private clippedCopy(message: ProviderMessage, maxChars: number): ProviderMessage {
+    const known = this.clippedCopies.get(message);
+    if (known?.maxChars === maxChars) return known.copy;
+    const copy = clipProviderMessage(message, maxChars, this.state.dialect);
+    this.clippedCopies.set(message, { maxChars, copy });
+    return copy;
+  }
+
   private outcomeOf(history: readonly ProviderMessage[], cacheHot: boolean, reason: EpochReason | undefined, merged: boolean, recalled: number): FoldOutcome {
     const state = this.state;
     const transcript = this.transcript;
@@ -440,7 +450,7 @@ export class FoldSession {
     const clipping = clips.length > 0;
     for (let index = state.coveredEnd; index < history.length; index++) {
       const clip = clipping ? state.clipped[String(index)] : undefined;
-      tail.push(clip === undefined ? history[index] : clipProviderMessage(history[index], clip.maxChars, state.dialect));
+      tail.push(clip === undefined ? history[index] : this.clippedCopy(history[index], clip.maxChars));
       for (; card < state.cards.length && state.cards[card].afterIndex === index; card++) tail.push(writeSyntheticMessage(state.dialect, 'user', state.cards[card].text));
     }
     const sealed = hasSealedPrefix(state);
