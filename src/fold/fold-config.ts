@@ -101,6 +101,9 @@ export const TIGHT_FOLD_CONFIG: FoldConfig = Object.freeze({
   liveOutputFraction: 0.15,
   // bands that merge often are the only record of most identifiers
   closetFraction: 0.2,
+  // a task statement does not shrink with the ceiling: at 0.3 a 2,829-token SWE-bench issue folded
+  // into the first band, and every merge rewrote it (openhands cost over banded's, which keeps it raw)
+  headFraction: 0.4,
   // tight: a step's outputs share one cap, or a step of parallel reads re-folds every band
   liveOutputFloorFraction: 0,
   // small bands merge often: the skeletons of the newest calls are the record of what was just done
@@ -129,6 +132,7 @@ export function foldConfigForCeiling(ceiling: number | null): FoldConfig {
     bandsFraction: mix(DEFAULT_FOLD_CONFIG.bandsFraction, TIGHT_FOLD_CONFIG.bandsFraction),
     mergeFraction: mix(DEFAULT_FOLD_CONFIG.mergeFraction, TIGHT_FOLD_CONFIG.mergeFraction),
     closetFraction: mix(DEFAULT_FOLD_CONFIG.closetFraction, TIGHT_FOLD_CONFIG.closetFraction),
+    headFraction: mix(DEFAULT_FOLD_CONFIG.headFraction, TIGHT_FOLD_CONFIG.headFraction),
     liveOutputFraction: mix(DEFAULT_FOLD_CONFIG.liveOutputFraction ?? 1, TIGHT_FOLD_CONFIG.liveOutputFraction ?? 1),
     liveOutputFloorFraction: mix(DEFAULT_FOLD_CONFIG.liveOutputFloorFraction ?? 0, TIGHT_FOLD_CONFIG.liveOutputFloorFraction ?? 0),
     callShare: mix(DEFAULT_FOLD_CONFIG.callShare, TIGHT_FOLD_CONFIG.callShare),
