@@ -42,7 +42,7 @@ interface Sampled {
 
 /** Paths the sample must go through, so that passing invariants are not vacuous. */
 const REQUIRED_COVERAGE = [
-  'epoch: first-call', 'epoch: over-budget', 'epoch: cold-cache', 'epoch: hard-epoch', 'hot reuse of a sealed prefix', 'several bands', 'clipped tail',
+  'epoch: first-call', 'epoch: over-budget', 'epoch: cold-cache', 'epoch: hard-epoch', 'hot reuse of a sealed prefix', 'several bands', 'clipped tail', 'clipped call in the tail',
   'restored', 'pending call at the end', 'fold with skeleton lines', 'fold with an omitted-calls line', 'fold with a closet line',
 ];
 

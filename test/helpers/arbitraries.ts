@@ -14,6 +14,7 @@ import {
   paragraph,
   sentence,
   TOOL_NAMES,
+  FILE_WRITE,
   type CanonicalCall,
   type CanonicalResult,
   type CanonicalScript,
@@ -49,7 +50,7 @@ const resultSize = (hugeWeight: number, largeWeight: number): fc.Arbitrary<Resul
 
 const callShape = (hugeWeight: number, largeWeight: number) =>
   fc.record({
-    name: fc.constantFrom<ToolName>(...TOOL_NAMES),
+    name: fc.constantFrom<ToolName>(...TOOL_NAMES, FILE_WRITE),
     size: resultSize(hugeWeight, largeWeight),
     isError: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
   });
@@ -87,7 +88,7 @@ function buildScript(
       const calls: CanonicalCall[] = [];
       const results: CanonicalResult[] = [];
       step.calls.forEach((shape, n) => {
-        const args = makeArguments(shape.name, random);
+        const args = makeArguments(shape.name, random, shape.size);
         // tau-bench style reuses ids once their results came back; unique ids look like provider ids
         const id = idStyle === 'reused' ? String(n) : `${alnum(random, 20)}${idCounter++}`;
         calls.push({ id, name: shape.name, args });

@@ -102,10 +102,15 @@ export function paragraph(random: Random, sentences: number): string {
 // ── tools ────────────────────────────────────────────────────────────────────────────────
 
 export const TOOL_NAMES = ['bash', 'read_file', 'edit_file', 'grep', 'web_fetch', 'get_reservation_details', 'search_flights', 'think'] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
+/** A Write that carries a whole file: its argument, not its output, is the big part (kept out of TOOL_NAMES, which the fixed scripts draw from). */
+export const FILE_WRITE = 'write_file';
+export type ToolName = (typeof TOOL_NAMES)[number] | typeof FILE_WRITE;
 
-/** Arguments of a call of `name`, with the identifiers a real agent would pass. */
-export function makeArguments(name: ToolName, random: Random): Record<string, unknown> {
+/** Lines of a written file for each size class. */
+const WRITTEN_LINES: Record<ResultSize, number> = { empty: 1, small: 6, medium: 40, large: 300, huge: 1_200 };
+
+/** Arguments of a call of `name`, with the identifiers a real agent would pass; a write's file has `size`. */
+export function makeArguments(name: ToolName, random: Random, size: ResultSize = 'small'): Record<string, unknown> {
   switch (name) {
     case 'bash':
       return {
@@ -132,6 +137,8 @@ export function makeArguments(name: ToolName, random: Random): Record<string, un
       return { origin: pick(random, AIRPORTS), destination: pick(random, AIRPORTS), date: `2024-05-${String(between(random, 10, 28)).padStart(2, '0')}` };
     case 'think':
       return { thought: paragraph(random, 2) };
+    case FILE_WRITE:
+      return { path: path(random), content: Array.from({ length: WRITTEN_LINES[size] }, (_, n) => codeLine(random, n + 1)).join('\n') };
   }
 }
 
@@ -182,6 +189,8 @@ function successText(name: ToolName, args: Record<string, unknown>, random: Rand
       return JSON.stringify(Array.from({ length: lines }, () => ({ flight_number: `HAT${between(random, 100, 299)}`, departure: `${String(between(random, 0, 23)).padStart(2, '0')}:00:00`, seats: { economy: between(random, 0, 20), business: between(random, 0, 9) }, id: uuid(random) })));
     case 'think':
       return '';
+    case FILE_WRITE:
+      return `File created successfully at: ${String(args.path)}`;
   }
 }
 
@@ -200,6 +209,8 @@ export type ResultSize = 'empty' | 'small' | 'medium' | 'large' | 'huge';
 /** A tool result of the given size class; `huge` is 20,000–60,000 characters, bigger than any test ceiling. */
 export function makeResult(name: ToolName, args: Record<string, unknown>, size: ResultSize, isError: boolean, random: Random): CanonicalResult {
   if (isError) return { text: errorText(name, args, random), isError: true };
+  // a write's size is in its argument: its output is one line whatever the size
+  if (name === FILE_WRITE) return { text: successText(name, args, random, 1), isError: false };
   if (size === 'empty') return { text: '', isError: false };
   const lines = size === 'small' ? between(random, 1, 8) : size === 'medium' ? between(random, 20, 80) : size === 'large' ? between(random, 100, 250) : 0;
   if (size !== 'huge') return { text: successText(name, args, random, lines), isError: false };

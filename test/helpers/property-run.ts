@@ -141,6 +141,7 @@ export function run(dialect: Dialect, input: Scenario): RunResult {
     if (outcome.stats.merged) coverage.add('merged bands');
     if (outcome.stats.bands > 1) coverage.add('several bands');
     if (outcome.stats.clippedMessages > 0) coverage.add('clipped tail');
+    if (outcome.messages.some((message) => callsOf(message as ProviderMessage, dialect).length > 0 && JSON.stringify(message).includes('[warpfold clipped'))) coverage.add('clipped call in the tail');
     for (const block of foldBlocks(outcome.messages as ProviderMessage[])) {
       if (/^▸ (?!\d+ (earlier )?tool calls)/m.test(block.text)) coverage.add('fold with skeleton lines');
       if (/^▸ \d+ (earlier )?tool calls/m.test(block.text)) coverage.add('fold with an omitted-calls line');
