@@ -14,6 +14,15 @@ const CLIP_SHRINK = 0.75;
 /** Shrinking stops at this many characters: a shorter clip keeps too little to be worth showing. */
 const MIN_CLIP_CHARS = 200;
 
+/** Length of the longest string anywhere in `value`: no clip at that length or more changes it. */
+function longestString(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  let longest = 0;
+  if (Array.isArray(value)) for (const item of value) longest = Math.max(longest, longestString(item));
+  else if (value !== null && typeof value === 'object') for (const child of Object.values(value)) longest = Math.max(longest, longestString(child));
+  return longest;
+}
+
 /**
  * Tokens of message `index` as the view will show it clipped: the clipped copy itself is read
  * and counted, so what a clip cannot cut (thinking, opaque blocks, images) still counts in full.
@@ -30,6 +39,12 @@ function clippedTokens(transcript: Transcript, index: number, maxChars: number, 
  */
 export function clipToFit(transcript: Transcript, index: number, allowance: number, countTokens: TokenCounter): ClippedMessage | null {
   let maxChars = Math.floor(allowance * CHARS_PER_TOKEN_GUESS);
+  // a clip cuts single strings, so at the longest one's length or more it cuts nothing: those
+  // lengths are skipped uncounted, and a message of small strings only (a step of thousands of
+  // small calls) is never re-read at all
+  const longest = longestString(transcript.source(index));
+  while (maxChars >= longest && maxChars > MIN_CLIP_CHARS) maxChars = Math.floor(maxChars * CLIP_SHRINK);
+  if (maxChars >= longest) return null;
   let tokens = clippedTokens(transcript, index, maxChars, countTokens);
   while (tokens > allowance && maxChars > MIN_CLIP_CHARS) {
     maxChars = Math.floor(maxChars * CLIP_SHRINK);
