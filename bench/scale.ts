@@ -16,7 +16,7 @@ import { measuredOn, type MeasuredOn } from './cli/environment.ts';
 import { repoRelative, RUN_OUTPUT } from './cli/paths.ts';
 import { loadSessions } from './corpus/load-sessions.ts';
 import { LATENCY_REPLAYS, measureCallLatency, quantile, type LatencyRow } from './scale/call-latency.ts';
-import { settledHeapBytes } from './scale/heap.ts';
+import { settledHeapBytes, settledHeapBytesHolding } from './scale/heap.ts';
 import { measureSessionHeap, type SessionHeapRow } from './scale/session-heap.ts';
 import { sessionOpening, syntheticTurn } from './scale/synthetic-session.ts';
 import { HUGE_STEP_SHAPES, hugeStep, type HugeStepShape } from './scale/huge-step.ts';
@@ -150,7 +150,7 @@ function driveSession(definition: StrategyDefinition, turns: number, ceiling: nu
     if (performance.now() > deadline) break;
   }
   // what the strategy itself keeps alive: the settled heap with it, less the settled heap without it
-  const withStrategy = settledHeapBytes();
+  const withStrategy = settledHeapBytesHolding(strategy);
   strategy = null;
   const retainedHeap = withStrategy - settledHeapBytes();
   const sorted = [...durations].sort((first, second) => first - second);

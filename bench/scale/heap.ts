@@ -24,3 +24,20 @@ export function settledHeapBytes(): number {
   }
   return heap;
 }
+
+/** The value `settledHeapBytesHolding` keeps reachable while it reads. */
+let held: unknown;
+
+/**
+ * The settled heap while `value` is surely alive. A local that code no longer reads may count as
+ * dead in optimized code and be collected before a later read: a 5,000-turn session read 0.0 MB
+ * retained that way, and 23.6 MB once held here.
+ */
+export function settledHeapBytesHolding(value: unknown): number {
+  held = value;
+  try {
+    return settledHeapBytes();
+  } finally {
+    held = undefined;
+  }
+}

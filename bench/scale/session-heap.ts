@@ -6,7 +6,7 @@ import { countTokens } from '../../src/tokens/index.ts';
 import { createMessageTokenCounter, resetSharedTokenMemo } from '../strategies/message-tokens.ts';
 import { CLOCK_STEP_MILLISECONDS } from '../metrics/session-replay.ts';
 import type { BenchMessage, Strategy, StrategyDefinition } from '../strategies/types.ts';
-import { settledHeapBytes } from './heap.ts';
+import { settledHeapBytes, settledHeapBytesHolding } from './heap.ts';
 import { sessionOpening, syntheticTurn } from './synthetic-session.ts';
 
 export interface SessionHeapRow {
@@ -43,7 +43,7 @@ export function measureSessionHeap(definition: StrategyDefinition, messages: num
   const history: BenchMessage[] = sessionOpening();
   let driven: { strategy: Strategy; calls: number } | null = drive(definition, messages, ceiling, history);
   const calls = driven.calls;
-  const withStrategy = settledHeapBytes();
+  const withStrategy = settledHeapBytesHolding(driven);
   driven = null;
   const without = settledHeapBytes();
   // read after both measurements, so the history is alive for both
