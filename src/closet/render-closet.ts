@@ -43,6 +43,12 @@ const WINDOW_SHARE = 0.5;
 const ITEM_SEPARATOR_TOKENS = 1;
 /** A window's own line: its mark and line break. */
 const WINDOW_LINE_TOKENS = 2;
+/**
+ * A value whose whole line is at most this many characters longer than the value is kept as that
+ * line, in the bare list: a token or two more says what the value is (`warn_unused_configs = True`,
+ * `# tests/test_redaction.py`), where a window would take a line of its own.
+ */
+const WHOLE_LINE_EXTRA_CHARS = 40;
 
 const isSpace = (text: string, at: number) => /\s/.test(text[at]);
 
@@ -177,7 +183,8 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
   for (let i = ranked.length - 1; i >= 0; i--) leastCostFrom[i] = Math.min(leastCostFrom[i + 1], estimateTokens(ranked[i].value) + ITEM_SEPARATOR_TOKENS);
   // each candidate's renderings (bare, and in the words around its last occurrence) and sizes, on
   // first need: the window (a search of the raw messages) only once the window share has room for one
-  const items = new Map<Candidate, { item: string; cost: number; window?: string; windowCost?: number }>();
+  interface Rendering { item: string; cost: number }
+  const items = new Map<Candidate, Rendering & { window?: string; windowCost?: number; line?: Rendering }>();
   const itemOf = (candidate: Candidate) => {
     let entry = items.get(candidate);
     if (!entry) {
@@ -195,7 +202,16 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
       entry.window = (raw === undefined ? undefined : wordsAround(raw, candidate.value)) ?? entry.item;
       entry.windowCost = estimateTokens(entry.window) + WINDOW_LINE_TOKENS;
     }
-    return entry as { item: string; cost: number; window: string; windowCost: number };
+    return entry as Rendering & { window: string; windowCost: number; line?: Rendering };
+  };
+  // the bare rendering: the value's whole line when that line is short, else the value (and label)
+  const bareOf = (candidate: Candidate) => {
+    const entry = windowOf(candidate);
+    if (entry.line === undefined) {
+      const whole = entry.item === candidate.value && entry.window !== entry.item && entry.window.length <= candidate.value.length + WHOLE_LINE_EXTRA_CHARS;
+      entry.line = whole ? { item: entry.window, cost: estimateTokens(entry.window) + ITEM_SEPARATOR_TOKENS } : entry;
+    }
+    return entry.line;
   };
   return (options) => {
     const userBudget = options.budgetTokens * (options.userLaneFraction ?? USER_LANE_FRACTION);
@@ -236,7 +252,8 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
         // held elsewhere in the view: only a window of its newest words adds anything
         if (present) continue;
       }
-      const cost = asWindow ? entry.windowCost! : entry.cost;
+      const shown = asWindow ? undefined : bareOf(candidate);
+      const cost = shown ? shown.cost : entry.windowCost!;
       if (used + cost > options.budgetTokens) continue;
       if (candidate.fromUser && !candidate.byAgent) {
         if (userUsed + cost > userBudget) continue;
@@ -247,7 +264,7 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
         windowUsed += cost;
         shownWindows.add(window);
         windows.push(`${CLOSET_MARK} ${window}`);
-      } else kept.push(entry.item);
+      } else kept.push(shown!.item);
       keep(candidate);
     }
     // past a full closet only the values its windows show are left to count
