@@ -34,11 +34,12 @@ const USER_LANE_FRACTION = 0.25;
 /** Characters kept either side of a value in its window: about a dozen words, enough to say what the value is. */
 const WINDOW_CHARS = 60;
 /**
- * Share of the closet given to windows, best-ranked values first; the rest hold bare values, so
- * more of them survive. All windows cost too many values at tight ceilings; bare values alone
- * left the agent an identifier with nothing to say what it was (dev and dev2, both ceilings).
+ * Share of the closet given to windows, best-ranked values first, when the caller sets none; the
+ * rest hold bare values, so more of them survive. All windows cost too many values at tight
+ * ceilings; bare values alone left the agent an identifier with nothing to say what it was (dev
+ * and dev2, both ceilings). The fold config sets it per ceiling (`closetWindowFraction`).
  */
-const WINDOW_SHARE = 0.5;
+export const DEFAULT_WINDOW_FRACTION = 0.5;
 /** A bare value's ` · ` separator. */
 const ITEM_SEPARATOR_TOKENS = 1;
 /** A window's own line: its mark and line break. */
@@ -134,6 +135,8 @@ export interface ClosetOptions {
   readonly isShownAt?: (value: string, messageIndex: number) => boolean;
   /** Share of the budget the user-text lane may take. */
   readonly userLaneFraction?: number;
+  /** Share of the budget given to windows (DEFAULT_WINDOW_FRACTION when absent). */
+  readonly windowFraction?: number;
   /** When given, each kept item is pushed here (value, kind, newest message index), for a fold receipt. */
   readonly kept?: { value: string; kind: IdentifierKind; messageIndex: number }[];
 }
@@ -215,7 +218,7 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
   };
   return (options) => {
     const userBudget = options.budgetTokens * (options.userLaneFraction ?? USER_LANE_FRACTION);
-    const windowBudget = options.budgetTokens * WINDOW_SHARE;
+    const windowBudget = options.budgetTokens * (options.windowFraction ?? DEFAULT_WINDOW_FRACTION);
     const kept: string[] = [];
     const windows: string[] = [];
     // one line of raw words often holds several values (a diff header, a commit line): it is shown once

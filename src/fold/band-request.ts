@@ -3,6 +3,7 @@ import type { CanonicalMessage } from '../messages/types.ts';
 import type { PhraseIndex } from '../text/phrase-index.ts';
 import type { BandRequest, LineTokenCache } from './build-band.ts';
 import type { FoldConfig } from './fold-config.ts';
+import { DEFAULT_WINDOW_FRACTION } from '../closet/render-closet.ts';
 
 /** What the view already holds before a band: lines, phrase keys and identifiers it need not repeat. */
 export interface PresentInView {
@@ -56,6 +57,7 @@ export function bandRequest(input: BandRequestInput): BandRequest {
     withPreamble: input.withPreamble,
     weights: input.config.lineWeights,
     closetFraction: input.closetFraction ?? input.config.closetFraction,
+    closetWindowFraction: input.config.closetWindowFraction ?? DEFAULT_WINDOW_FRACTION,
     callShare: input.config.callShare,
     rawTokens: input.transcript.tokensBetween(input.start, input.end),
     ...(input.estimateScale === undefined ? {} : { estimateScale: input.estimateScale }),

@@ -40,6 +40,8 @@ export interface BandRequest {
   readonly withPreamble: boolean;
   readonly weights: LineValueWeights;
   readonly closetFraction: number;
+  /** Share of the closet given to windows of the words around a value. */
+  readonly closetWindowFraction: number;
   /** Share of the band that guarantees skeleton lines to the newest calls; older ones compete on value. */
   readonly callShare: number;
   readonly rawTokens: number;
@@ -216,6 +218,7 @@ export function buildBand(request: BandRequest): Band {
     const closetEntries: ClosetEntry[] = [];
     const closet = closetOf({
       budgetTokens: closetBudget,
+      windowFraction: request.closetWindowFraction,
       kept: closetEntries,
       isPresent: (value) => request.presentIdentifiers.has(value) || pickedIdentifiers.has(value),
       isShownAt: (value, messageIndex) => (pickedIdentifiers.get(value) ?? -1) >= messageIndex,

@@ -1,4 +1,5 @@
 import { DEFAULT_LINE_VALUE_WEIGHTS, type LineValueWeights } from './line-value.ts';
+import { DEFAULT_WINDOW_FRACTION } from '../closet/render-closet.ts';
 
 /**
  * Geometry of folding, as fractions of the session's ceiling so one config serves an 8,000-token
@@ -24,6 +25,11 @@ export interface FoldConfig {
   readonly callShare: number;
   /** Share of a band given to the Coordinate Closet. */
   readonly closetFraction: number;
+  /**
+   * Share of the closet given to windows (a value in the raw words around its newest sighting);
+   * the rest holds bare values. Absent (as in configs saved before it existed): 0.5.
+   */
+  readonly closetWindowFraction?: number;
   /** Leading system prompt and first instruction stay raw while they take at most this share. */
   readonly headFraction: number;
   /** Headroom kept below the ceiling. */
@@ -72,6 +78,9 @@ export const DEFAULT_FOLD_CONFIG: FoldConfig = Object.freeze({
   // the closet shows values in the words around them (see render-closet): 0.03 held too few of
   // them; more than this crowded out the agent's own lines (far reuse on dev fell under 92%)
   closetFraction: 0.12,
+  // 0.5 -> 0.6 at 16,000 closed claudecode-console's far in-context (98.4% -> 100%) for 1% of its cost;
+  // at 8,000 it lost two of native Claude Code's far in-context needles, so the tight profile keeps 0.5
+  closetWindowFraction: 0.6,
   callShare: 0.04,
   headFraction: 0.3,
   safetyFraction: 0.01,
@@ -101,6 +110,8 @@ export const TIGHT_FOLD_CONFIG: FoldConfig = Object.freeze({
   liveOutputFraction: 0.15,
   // bands that merge often are the only record of most identifiers
   closetFraction: 0.2,
+  // more windows cost bare values, which a small closet needs more
+  closetWindowFraction: 0.5,
   // a task statement does not shrink with the ceiling: at 0.3 a 2,829-token SWE-bench issue folded
   // into the first band, and every merge rewrote it (openhands cost over banded's, which keeps it raw)
   headFraction: 0.4,
@@ -132,6 +143,7 @@ export function foldConfigForCeiling(ceiling: number | null): FoldConfig {
     bandsFraction: mix(DEFAULT_FOLD_CONFIG.bandsFraction, TIGHT_FOLD_CONFIG.bandsFraction),
     mergeFraction: mix(DEFAULT_FOLD_CONFIG.mergeFraction, TIGHT_FOLD_CONFIG.mergeFraction),
     closetFraction: mix(DEFAULT_FOLD_CONFIG.closetFraction, TIGHT_FOLD_CONFIG.closetFraction),
+    closetWindowFraction: mix(DEFAULT_FOLD_CONFIG.closetWindowFraction ?? DEFAULT_WINDOW_FRACTION, TIGHT_FOLD_CONFIG.closetWindowFraction ?? DEFAULT_WINDOW_FRACTION),
     headFraction: mix(DEFAULT_FOLD_CONFIG.headFraction, TIGHT_FOLD_CONFIG.headFraction),
     liveOutputFraction: mix(DEFAULT_FOLD_CONFIG.liveOutputFraction ?? 1, TIGHT_FOLD_CONFIG.liveOutputFraction ?? 1),
     liveOutputFloorFraction: mix(DEFAULT_FOLD_CONFIG.liveOutputFloorFraction ?? 0, TIGHT_FOLD_CONFIG.liveOutputFloorFraction ?? 0),
