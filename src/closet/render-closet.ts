@@ -208,7 +208,7 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
     return entry as Rendering & { window: string; windowCost: number; line?: Rendering };
   };
   // the bare rendering: the value's whole line when that line is short, else the value (and label)
-  const bareOf = (candidate: Candidate) => {
+  const wholeLineOf = (candidate: Candidate): Rendering => {
     const entry = windowOf(candidate);
     if (entry.line === undefined) {
       const whole = entry.item === candidate.value && entry.window !== entry.item && entry.window.length <= candidate.value.length + WHOLE_LINE_EXTRA_CHARS;
@@ -246,6 +246,7 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
         keep(candidate);
         continue;
       }
+      let shown: Rendering | undefined;
       if (!asWindow) {
         // shown in the words of a window here: kept already, never repeated bare
         if (inShownWindow(candidate.value)) {
@@ -254,8 +255,9 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
         }
         // held elsewhere in the view: only a window of its newest words adds anything
         if (present) continue;
+        // a value that does not fit bare is not searched for: its whole line would not fit either
+        shown = used + bare.cost > options.budgetTokens ? bare : wholeLineOf(candidate);
       }
-      const shown = asWindow ? undefined : bareOf(candidate);
       const cost = shown ? shown.cost : entry.windowCost!;
       if (used + cost > options.budgetTokens) continue;
       if (candidate.fromUser && !candidate.byAgent) {
