@@ -89,8 +89,11 @@ export const DEFAULT_FOLD_CONFIG: FoldConfig = Object.freeze({
   // 0.25 still re-folds bands under 4–6k-token file views; at 16,000, 0.12 (was 0.15) pays for the larger
   // merges above: native Claude Code cost 1.889 -> 1.830, under banded's 1.877; at 8,000 it loses identifiers
   liveOutputFraction: 0.12,
-  // roomy: each output keeps its own share; a step of parallel reads is what the agent quotes from later (native Claude Code, far reuse)
-  liveOutputFloorFraction: 0.12,
+  // no per-output floor: at 0.12 a step of seven parallel Reads could take 84% of the ceiling, so the
+  // next step re-folded at once. Measured on this engine, the floor kept nothing: every figure but
+  // cost was equal without it at 12,000, 14,000, 16,000, 24,000 and 32,000, and native Claude Code's
+  // cost at 16,000 fell from 1.833 to 1.773 (banded 1.877)
+  liveOutputFloorFraction: 0,
   lineWeights: DEFAULT_LINE_VALUE_WEIGHTS,
 });
 
@@ -115,8 +118,6 @@ export const TIGHT_FOLD_CONFIG: FoldConfig = Object.freeze({
   // a task statement does not shrink with the ceiling: at 0.3 a 2,829-token SWE-bench issue folded
   // into the first band, and every merge rewrote it (openhands cost over banded's, which keeps it raw)
   headFraction: 0.4,
-  // tight: a step's outputs share one cap, or a step of parallel reads re-folds every band
-  liveOutputFloorFraction: 0,
   // small bands merge often: the skeletons of the newest calls are the record of what was just done
   callShare: 0.12,
   // tool output rarely fits at all; echoed output would only crowd out the agent's own lines
@@ -146,7 +147,6 @@ export function foldConfigForCeiling(ceiling: number | null): FoldConfig {
     closetWindowFraction: mix(DEFAULT_FOLD_CONFIG.closetWindowFraction ?? DEFAULT_WINDOW_FRACTION, TIGHT_FOLD_CONFIG.closetWindowFraction ?? DEFAULT_WINDOW_FRACTION),
     headFraction: mix(DEFAULT_FOLD_CONFIG.headFraction, TIGHT_FOLD_CONFIG.headFraction),
     liveOutputFraction: mix(DEFAULT_FOLD_CONFIG.liveOutputFraction ?? 1, TIGHT_FOLD_CONFIG.liveOutputFraction ?? 1),
-    liveOutputFloorFraction: mix(DEFAULT_FOLD_CONFIG.liveOutputFloorFraction ?? 0, TIGHT_FOLD_CONFIG.liveOutputFloorFraction ?? 0),
     callShare: mix(DEFAULT_FOLD_CONFIG.callShare, TIGHT_FOLD_CONFIG.callShare),
     lineWeights: {
       ...DEFAULT_LINE_VALUE_WEIGHTS,

@@ -25,12 +25,12 @@ const HUGE = moduleSource(999, 160);
  * Steps of small file views at 8,000 tokens until an epoch has sealed a second band; the very
  * next step views one ~6,000-token file. Returns the outcomes just before and at that step.
  */
-function replay(liveOutputFraction: number | undefined, parallel = 1): { before: FoldOutcome; at: FoldOutcome } {
+function replay(liveOutputFraction: number | undefined, parallel = 1, liveOutputFloorFraction?: number): { before: FoldOutcome; at: FoldOutcome } {
   const messages: ProviderMessage[] = [
     { role: 'system', content: 'You are a careful coding agent.' },
     { role: 'user', content: 'Find why requests to the billing service time out, and fix it.' },
   ];
-  const session = new FoldSession({ pressureCeiling: CEILING, countTokens, now: () => 0, foldConfig: { liveOutputFraction } });
+  const session = new FoldSession({ pressureCeiling: CEILING, countTokens, now: () => 0, foldConfig: { liveOutputFraction, liveOutputFloorFraction } });
   for (let step = 0; step < 200; step++) {
     messages.push(call(`c${step}`, `cat src/service/module_${step}.py`), result(`c${step}`, moduleSource(step, 12)));
     const before = session.prepare(messages);
@@ -78,6 +78,21 @@ describe('a huge live tool output', () => {
     expect(sizes.reduce((sum, size) => sum + size, 0)).toBeLessThanOrEqual(0.15 * CEILING);
     // one level: no output is cut much deeper than another
     expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThan(0.25 * Math.max(...sizes));
+  });
+
+  it('with a per-output floor, keeps each parallel output at least that share, however many share the cap', () => {
+    const { at } = replay(0.15, 4, 0.1);
+    const results = at.messages.filter((message) => typeof message.tool_call_id === 'string' && message.tool_call_id.startsWith('read'));
+    expect(results).toHaveLength(4);
+    const sizes = results.map((message) => countTokens(message.content as string));
+    for (const [n, size] of sizes.entries()) {
+      expect(results[n].content).toContain('[warpfold clipped');
+      expect(size).toBeGreaterThan(0.08 * CEILING);
+      expect(size).toBeLessThanOrEqual(0.1 * CEILING + 16);
+    }
+    // together over the cap: the floor wins
+    expect(sizes.reduce((sum, size) => sum + size, 0)).toBeGreaterThan(0.15 * CEILING);
+    expect(viewTokens(at.messages, countTokens)).toBeLessThanOrEqual(CEILING);
   });
 
   it('without the clip (a config saved before it existed), re-folds the sealed bands to fit', () => {
