@@ -171,7 +171,9 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
       } else {
         const room = mergeTarget - kept - input.ackTokens;
         if (j > 0 && room < (kept / Math.max(1, transcript.tokensBetween(foldStart, start))) * raw) continue;
-        budget = Math.min(config.bandRatio * shown, room);
+        // a merge that re-folds every band leaves part of the target free, so the next merge can
+        // re-fold only the newest bands into it instead of every band again
+        budget = Math.min(config.bandRatio * shown, j === 0 ? room * (config.fullMergeShare ?? 1) : room);
       }
       const one = band(start, cut, budget, bands.slice(0, j));
       if (!one || fixedTokens + kept + one.tokens + input.ackTokens + tailTokens > limitTokens) continue;

@@ -106,8 +106,8 @@ describe('saved format', () => {
 describe('migration from version 1', () => {
   it('restores the checked-in v1 snapshot of 0.1.0 and serves its sealed prefix unchanged', () => {
     let clock = v1.snapshotClock;
-    // 0.1.0 as it ran: its fold config (which had no live-output clip and a fixed closet window share) and recall on, its default at this ceiling
-    const options = { pressureCeiling: v1.pressureCeiling, now: () => clock, countTokens, foldConfig: { ...v1.foldConfig, liveOutputFraction: undefined, liveOutputFloorFraction: undefined, closetWindowFraction: undefined }, recall: true };
+    // 0.1.0 as it ran: its fold config (which had no live-output clip, a fixed closet window share and merges filled to their target) and recall on, its default at this ceiling
+    const options = { pressureCeiling: v1.pressureCeiling, now: () => clock, countTokens, foldConfig: { ...v1.foldConfig, liveOutputFraction: undefined, liveOutputFloorFraction: undefined, closetWindowFraction: undefined, fullMergeShare: undefined }, recall: true };
     const restored = new FoldSession({ ...options, restoredState: JSON.stringify(v1.snapshot) });
     for (const expected of v1.next) {
       clock += v1.clockStepMs;
