@@ -1,12 +1,5 @@
+import { stringLeaves } from './string-leaves.ts';
 import type { CanonicalMessage } from './types.ts';
-
-/** Every string inside a call's arguments, each as the agent wrote it. */
-function stringLeaves(value: unknown, out: string[] = []): string[] {
-  if (typeof value === 'string') out.push(value);
-  else if (Array.isArray(value)) for (const item of value) stringLeaves(item, out);
-  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) stringLeaves(item, out);
-  return out;
-}
 
 /**
  * The first raw text of messages [from, end) that holds `value` (prose, reasoning, tool results,

@@ -4,6 +4,7 @@ import { countsReasoningIn, plainMessageText } from '../messages/plain-text.ts';
 import type { TokenCounter, Transcript } from '../messages/transcript.ts';
 import { readDetachedMessage } from '../messages/turns.ts';
 import { clipProviderMessage } from '../messages/write-synthetic.ts';
+import { stringLeaves } from '../messages/string-leaves.ts';
 
 /** Headroom on a clipped message's count for the framing its plain rendering leaves out (role, block wrappers). */
 const CLIP_FRAMING_TOKENS = 16;
@@ -16,10 +17,8 @@ const MIN_CLIP_CHARS = 200;
 
 /** Length of the longest string anywhere in `value`: no clip at that length or more changes it. */
 function longestString(value: unknown): number {
-  if (typeof value === 'string') return value.length;
   let longest = 0;
-  if (Array.isArray(value)) for (const item of value) longest = Math.max(longest, longestString(item));
-  else if (value !== null && typeof value === 'object') for (const child of Object.values(value)) longest = Math.max(longest, longestString(child));
+  for (const text of stringLeaves(value)) longest = Math.max(longest, text.length);
   return longest;
 }
 
