@@ -119,10 +119,14 @@ export interface SealedBandRecord {
   readonly picked: readonly FoldLine[];
   /** Candidate fragments of each source line the band picked from: a line shown in part is not whole. */
   readonly fragments: ReadonlyMap<number, number>;
-  readonly callLines: ReadonlyArray<string | null>;
+  /** The skeleton line each shown call has in the band, by `callKey`: a call absent here is only counted. */
+  readonly callLines: ReadonlyMap<string, string>;
   readonly closet: readonly ClosetEntry[];
   readonly rawTokens: number;
 }
+
+/** A call by its message and its position among that message's calls. */
+const callKey = (messageIndex: number, position: number) => `${messageIndex}:${position}`;
 
 /** The build record of a band this process built, taken once; null for a band restored from a snapshot. */
 export function takeBandRecord(band: Band): SealedBandRecord | null {
@@ -133,9 +137,9 @@ export function takeBandRecord(band: Band): SealedBandRecord | null {
   const pickedIds = new Set<number>();
   for (const line of record.picked) pickedIds.add(line.lineId);
   const fragments = new Map<number, number>();
-  const callLines: Array<string | null> = [];
+  const callLines = new Map<string, string>();
   for (const line of record.lines) {
-    if (line.kind === 'call') callLines.push(picked.has(line) ? line.text : null);
+    if (line.kind === 'call' && line.call !== undefined && picked.has(line)) callLines.set(callKey(line.messageIndex, line.call), line.text);
     if (pickedIds.has(line.lineId)) fragments.set(line.lineId, (fragments.get(line.lineId) ?? 0) + 1);
   }
   return { picked: record.picked, fragments, callLines, closet: record.closet, rawTokens: record.rawTokens };
@@ -172,10 +176,9 @@ export function bandReceiptBody(band: Band, record: SealedBandRecord, messageAt:
   let collapsedBand: string | undefined;
   const collapsedText = () => (collapsedBand ??= collapse(band.text));
   const toolCalls: ToolCallReceipt[] = [];
-  let ordinal = 0;
   for (let index = band.start; index < band.end; index++) {
-    for (const call of messageAt(index).toolCalls) {
-      const line = callLines[ordinal++];
+    for (const [position, call] of messageAt(index).toolCalls.entries()) {
+      const line = callLines.get(callKey(index, position));
       const base = { messageIndex: index, id: call.id, name: call.name };
       if (!line) toolCalls.push({ ...base, shown: 'counted' });
       else toolCalls.push({ ...base, shown: keyArgumentWhole(keyArgument(toolFamily(call.name), call.input), line, collapsedText) ? 'shown' : 'clipped', line });

@@ -76,11 +76,11 @@ class LineBuilder {
     this.lineId++;
   }
 
-  addCall(call: CallLine, messageIndex: number): void {
+  addCall(call: CallLine, messageIndex: number, position: number): void {
     const { text, phrases, estimate } = call;
     // a call line is worth what its arguments are; the band decides which ones are guaranteed
     const wordValue = wordDensity('argument', text, text.length, phrases, this.phrases, this.weights) * estimate;
-    this.lines.push({ order: this.order++, messageIndex, kind: 'call', lineId: ++this.lineId, fragment: 0, text, key: call.key, phrases, identifierValue: 0, identifiers: call.identifiers, wordValue, estimate, mandatory: false });
+    this.lines.push({ order: this.order++, messageIndex, kind: 'call', lineId: ++this.lineId, fragment: 0, text, key: call.key, phrases, identifierValue: 0, identifiers: call.identifiers, wordValue, estimate, mandatory: false, call: position });
     this.shapes.push('');
     this.lineId++;
   }
@@ -140,16 +140,16 @@ export function candidateLines(
       const prose = proseOf(message);
       builder.add(prose.reasoning, i);
       builder.add(prose.text, i);
-      for (const call of message.toolCalls) {
+      message.toolCalls.forEach((call, position) => {
         const results = resultsByCall.get(call) ?? [];
-        builder.addCall(skeletonOf(call, results, skeletonChars), i);
+        builder.addCall(skeletonOf(call, results, skeletonChars), i, position);
         builder.add(argumentTemplates(call, skeletonChars), i);
         for (const result of results) {
           const output = outputTemplates(result);
           builder.add(output.templates, i);
           for (const { identifier, source } of output.beyondCap) closetOnly.push({ identifier, source, messageIndex: i });
         }
-      }
+      });
     }
   }
   assignIdentifierValues(builder.lines, builder.shapes, weights);

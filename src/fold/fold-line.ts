@@ -24,6 +24,8 @@ export interface FoldLine {
   readonly wordValue: number;
   readonly estimate: number;
   readonly mandatory: boolean;
+  /** A skeleton line's call: its position among its message's calls. */
+  readonly call?: number;
 }
 
 export const LINE_PREFIX: Record<FoldLineKind, string> = {
