@@ -2,6 +2,7 @@ import type { TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import type { PhraseIndex } from '../text/phrase-index.ts';
 import type { BandRequest, LineTokenCache } from './build-band.ts';
+import type { Band } from './band.ts';
 import type { FoldConfig } from './fold-config.ts';
 import { DEFAULT_WINDOW_FRACTION } from '../closet/render-closet.ts';
 
@@ -34,6 +35,8 @@ export interface BandRequestInput {
   readonly closetFraction?: number;
   readonly estimateScale?: number;
   readonly lineTokens?: LineTokenCache;
+  /** Sealed bands, contiguous from `start`, re-folded from the lines they show instead of their raw messages. */
+  readonly sealed?: readonly Band[];
 }
 
 /**
@@ -62,5 +65,6 @@ export function bandRequest(input: BandRequestInput): BandRequest {
     rawTokens: input.transcript.tokensBetween(input.start, input.end),
     ...(input.estimateScale === undefined ? {} : { estimateScale: input.estimateScale }),
     ...(input.lineTokens === undefined ? {} : { lineTokens: input.lineTokens }),
+    ...(input.sealed?.length ? { sealed: input.sealed } : {}),
   };
 }

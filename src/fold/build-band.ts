@@ -8,11 +8,11 @@ import { estimateTokens } from '../text/estimate-tokens.ts';
 import { candidateLines, type ClosetOnlyIdentifier } from './candidate-lines.ts';
 import { argumentTemplates, outputTemplates, proseOf } from './line-templates.ts';
 import type { FoldLine } from './fold-line.ts';
-import { renderLines } from './render-lines.ts';
+import { lineGroups, renderLines } from './render-lines.ts';
 import { createLineSelector } from './select-lines.ts';
 import type { LineValueWeights } from './line-value.ts';
 import type { PhraseIndex } from '../text/phrase-index.ts';
-import type { Band } from './band.ts';
+import type { Band, BandLineOrigin, BandOrigins } from './band.ts';
 
 export const FOLD_PREAMBLE =
   'Earlier turns, folded oldest first. » lines are the user\'s words; plain lines are your own, verbatim; ∴ your reasoning; ' +
@@ -49,6 +49,8 @@ export interface BandRequest {
   readonly estimateScale?: number;
   /** Token counts of rendered lines, kept by the session so repeated folds count each line once. */
   readonly lineTokens?: LineTokenCache;
+  /** Sealed bands, contiguous from `start`, that this fold re-folds from the lines they show, not from their raw messages. */
+  readonly sealed?: readonly Band[];
 }
 
 /**
@@ -124,17 +126,33 @@ export function guaranteeNewestCalls(lines: readonly FoldLine[], allowance: numb
   return lines.map((line) => (guaranteed.has(line) ? { ...line, mandatory: true } : line));
 }
 
-/** One line that counts the calls whose skeleton did not fit, so every call is accounted for. */
-function omittedCallsLine(lines: readonly FoldLine[], picked: ReadonlySet<FoldLine>): string {
-  const names = new Map<string, number>();
-  let omitted = 0;
+/** The calls whose skeleton did not fit, by tool name: those counted already, then the unpicked call lines. */
+function omittedCalls(lines: readonly FoldLine[], picked: ReadonlySet<FoldLine>, before: ReadonlyMap<string, number>): Map<string, number> {
+  const names = new Map(before);
   for (const line of lines) {
     if (line.kind !== 'call' || picked.has(line)) continue;
-    omitted++;
     const name = /^▸ ([^:→]+)/.exec(line.text)?.[1]?.trim() ?? 'tool';
     names.set(name, (names.get(name) ?? 0) + 1);
   }
+  return names;
+}
+
+/** One line that counts the calls whose skeleton did not fit, so every call is accounted for. */
+function omittedCallsLine(names: ReadonlyMap<string, number>): string {
+  let omitted = 0;
+  for (const count of names.values()) omitted += count;
   return omitted ? `▸ ${omitted} tool calls not shown: ${[...names].map(([name, count]) => `${name} ×${count}`).join(', ')}` : '';
+}
+
+/** Where the band's body lines came from (see Band.origins); undefined when a body line would not read back as one line. */
+function originsOf(picked: readonly FoldLine[], firstLine: number, omitted: ReadonlyMap<string, number>, closet: readonly ClosetEntry[]): BandOrigins | undefined {
+  const lines: BandLineOrigin[] = [];
+  for (const group of lineGroups(picked)) {
+    if (group.some((line) => line.text.includes('\n'))) return undefined;
+    const [{ messageIndex, kind, call }] = group;
+    lines.push(call === undefined ? { messageIndex, kind } : { messageIndex, kind, call });
+  }
+  return { firstLine, lines, omitted: [...omitted], closet: closet.map(({ value, kind, messageIndex }) => ({ value, kind, messageIndex })) };
 }
 
 const LANE: Record<FoldLine['kind'], ClosetOccurrence['lane']> = { user: 'user', assistant: 'agent', reasoning: 'agent', call: 'agent', argument: 'agent', output: 'tool', error: 'tool' };
@@ -181,6 +199,7 @@ interface Attempt {
   readonly tokens: number;
   readonly picked: FoldLine[];
   readonly closetEntries: ClosetEntry[];
+  readonly omittedNames: ReadonlyMap<string, number>;
 }
 
 /**
@@ -192,7 +211,7 @@ export function buildBand(request: BandRequest): Band {
   const header = `[warpfold fold · messages ${start + 1}–${end} · ${request.rawTokens} tokens]`;
   const intro = request.withPreamble ? `${header}\n${FOLD_PREAMBLE}` : header;
   const introTokens = estimateTokens(intro) + INTRO_FRAMING_TOKENS;
-  const candidates = candidateLines(messages, start, end, SKELETON_WIDTH, request.phrases, request.weights, request.pinned);
+  const candidates = candidateLines(messages, start, end, SKELETON_WIDTH, request.phrases, request.weights, request.pinned, request.sealed);
   const lines = guaranteeNewestCalls(candidates.lines, request.callShare * (budgetTokens - introTokens));
   const closetOf = prepareCloset(closetOccurrences(lines, candidates.shapes, candidates.closetOnly), start, end, (value, from) => rawTextHolding((index) => messages[index], value, from, end)?.text);
   const closetBudget = Math.max(0, request.closetFraction * budgetTokens);
@@ -210,7 +229,8 @@ export function buildBand(request: BandRequest): Band {
   const select = createLineSelector(lines, { presentLines: request.presentLines, presentPhrases: request.presentPhrases, recency: request.weights.recency });
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const picked = select(lineBudget, scale);
-    const omitted = omittedCallsLine(lines, new Set(picked));
+    const omittedNames = omittedCalls(lines, new Set(picked), candidates.omitted);
+    const omitted = omittedCallsLine(omittedNames);
     // each picked value and the newest message a picked line shows it at
     const pickedIdentifiers = new Map<string, number>();
     for (const line of picked) for (const { value } of line.identifiers) pickedIdentifiers.set(value, Math.max(pickedIdentifiers.get(value) ?? -1, line.messageIndex));
@@ -225,11 +245,11 @@ export function buildBand(request: BandRequest): Band {
     });
     const text = [intro, body, closet].filter(Boolean).join('\n');
     const tokens = measure(text);
-    if (!smallest || tokens < smallest.tokens) smallest = { text, omitted, closet, tokens, picked, closetEntries };
+    if (!smallest || tokens < smallest.tokens) smallest = { text, omitted, closet, tokens, picked, closetEntries, omittedNames };
     const estimated = picked.reduce((sum, line) => sum + line.estimate, 0);
     const real = tokens - introTokens - (closet ? estimateTokens(closet) : 0);
     if (tokens <= budgetTokens && (!best || tokens > best.tokens)) {
-      best = { text, omitted, closet, tokens, picked, closetEntries };
+      best = { text, omitted, closet, tokens, picked, closetEntries, omittedNames };
       bestScale = estimated > 0 && real > 0 ? real / estimated : scale;
     }
     // under budget, the same pick again means the same scale and budget next time: nothing left to try
@@ -243,7 +263,8 @@ export function buildBand(request: BandRequest): Band {
     if (lineBudget === 0 && attempt > 0) break;
   }
   best ??= smallest as Attempt;
-  const band: Band = { start, end, text: best.text, tokens: best.tokens, lineKeys: best.picked.map((line) => line.key), estimateScale: bestScale };
+  const origins = originsOf(best.picked, intro.split('\n').length + (best.omitted ? 1 : 0), best.omittedNames, best.closetEntries);
+  const band: Band = { start, end, text: best.text, tokens: best.tokens, lineKeys: best.picked.map((line) => line.key), estimateScale: bestScale, ...(origins ? { origins } : {}) };
   // the text outside the picked lines: header, omitted calls, closet
   sealContents(band, best.picked, [intro, best.omitted, best.closet].filter(Boolean).join('\n'));
   recordBandBuild(band, lines, best.picked, best.closetEntries, request.rawTokens);

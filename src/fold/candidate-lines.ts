@@ -8,6 +8,9 @@ import { wordDensity, type LineValueWeights } from './line-value.ts';
 import { BoundedWeakMap } from '../text/bounded-weak-map.ts';
 import { argumentTemplates, collapse, IDENTIFIER_HINT, TEMPLATE_CACHE_LINES, outputTemplates, proseOf, UNSCANNED, type ClosetOnlyIdentifier, type LineTemplate } from './line-templates.ts';
 import { skeletonLine } from './skeleton-line.ts';
+import { rawTextHolding } from '../messages/raw-text-holding.ts';
+import type { Band } from './band.ts';
+import { shownLines } from './shown-lines.ts';
 
 export type { ClosetOnlyIdentifier } from './line-templates.ts';
 
@@ -114,10 +117,20 @@ function assignIdentifierValues(lines: FoldLine[], lineShapes: readonly string[]
   }
 }
 
+/** A fold's candidate lines, the template shape of each, the closet's extra values and the calls already counted without a line. */
+export interface Candidates {
+  readonly lines: FoldLine[];
+  readonly shapes: readonly string[];
+  readonly closetOnly: ClosetOnlyIdentifier[];
+  /** Calls of sealed bands re-folded from their lines that those bands only counted, by name. */
+  readonly omitted: ReadonlyMap<string, number>;
+}
+
 /**
  * Every line a fold of messages [start, end) could keep, in order: the user's and the agent's
  * words, one mandatory skeleton line per tool call followed by its argument lines and the
- * telling lines of its output.
+ * telling lines of its output. `sealed` bands, contiguous from `start`, give their stretch as
+ * the lines they show (see shown-lines.ts) instead of their raw messages.
  */
 export function candidateLines(
   messages: readonly CanonicalMessage[],
@@ -127,13 +140,25 @@ export function candidateLines(
   phrases: PhraseIndex,
   weights: LineValueWeights,
   pinned: number,
-): { lines: FoldLine[]; shapes: readonly string[]; closetOnly: ClosetOnlyIdentifier[] } {
+  sealed: readonly Band[] = [],
+): Candidates {
   const builder = new LineBuilder(phrases, weights);
   const closetOnly: ClosetOnlyIdentifier[] = [];
+  const omitted = new Map<string, number>();
+  for (const band of sealed) {
+    for (const { origin, template } of shownLines(band)) {
+      if (origin.kind === 'call') builder.addCall(template, origin.messageIndex, origin.call ?? 0);
+      else builder.add([template], origin.messageIndex, origin.kind === 'user' && origin.messageIndex === pinned);
+    }
+    for (const [name, count] of band.origins?.omitted ?? []) omitted.set(name, (omitted.get(name) ?? 0) + count);
+    // the raw text of the one message a value came from: its label and window read as when it was first folded
+    for (const { value, kind, messageIndex } of band.origins?.closet ?? []) closetOnly.push({ identifier: { value, kind, offset: 0 }, source: rawTextHolding((index) => messages[index], value, messageIndex, band.end)?.text ?? value, messageIndex });
+  }
+  const rawStart = sealed.length ? sealed[sealed.length - 1].end : start;
   // results paired to their call, so output renders under its call
   const resultsByCall = new Map<ToolCall, ToolResult[]>();
-  for (const pair of pairToolCalls(messages.slice(start, end))) resultsByCall.set(pair.call, pair.result ? [pair.result] : []);
-  for (let i = start; i < end; i++) {
+  for (const pair of pairToolCalls(messages.slice(rawStart, end))) resultsByCall.set(pair.call, pair.result ? [pair.result] : []);
+  for (let i = rawStart; i < end; i++) {
     const message = messages[i];
     if (message.role === 'user' || message.role === 'system') builder.add(proseOf(message).text, i, i === pinned);
     else if (message.role === 'assistant') {
@@ -153,5 +178,5 @@ export function candidateLines(
     }
   }
   assignIdentifierValues(builder.lines, builder.shapes, weights);
-  return { lines: builder.lines, shapes: builder.shapes, closetOnly };
+  return { lines: builder.lines, shapes: builder.shapes, closetOnly, omitted };
 }

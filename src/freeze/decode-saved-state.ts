@@ -3,8 +3,11 @@ import type { RecallState } from '../recall/recall-state.ts';
 import { savedStateDigest } from './encode-saved-state.ts';
 import { FoldStateError } from './fold-state-error.ts';
 import type { ClippedMessage, FoldFreezeState } from './freeze-state.ts';
-import { migrateVersion1 } from './migrate-saved-state.ts';
-import { SAVED_SESSION_FORMAT, SAVED_SESSION_VERSION, type SavedBand, type SavedCard, type SavedFoldState } from './saved-format.ts';
+import { migrateVersion1, migrateVersion2 } from './migrate-saved-state.ts';
+import { SAVED_IDENTIFIER_KINDS, SAVED_LINE_KINDS, SAVED_SESSION_FORMAT, SAVED_SESSION_VERSION, type SavedBand, type SavedBandOrigins, type SavedCard, type SavedFoldState } from './saved-format.ts';
+import type { FoldLineKind } from '../fold/fold-line.ts';
+import type { IdentifierKind } from '../text/identifier-kinds.ts';
+import { LINE_PREFIX } from '../fold/fold-line.ts';
 
 /** A saved state nests five levels deep; anything far deeper is not one, and is refused before any recursive walk. */
 const MAX_SAVED_DEPTH = 16;
@@ -37,11 +40,11 @@ export function decodeSavedState(input: unknown): DecodedSavedState {
     if (!Number.isInteger(version) || (version as number) < 1) throw new FoldStateError('invalid-field', 'version', `expected a version number, got ${describe(version)}`);
     if ((version as number) > SAVED_SESSION_VERSION) throw new FoldStateError('unsupported-version', 'version', `version ${String(version)} was written by a newer warpfold; this one reads versions 1 to ${SAVED_SESSION_VERSION}`);
     // version 1 carried no format name, so a named state of an older version is no version at all
-    if (version !== SAVED_SESSION_VERSION) throw new FoldStateError('unsupported-version', 'version', `version ${String(version)} with a format name is not a version warpfold wrote`);
+    if (version === 1) throw new FoldStateError('unsupported-version', 'version', `version ${String(version)} with a format name is not a version warpfold wrote`);
     if (typeof root.digest !== 'string' || !/^[0-9a-f]{16}$/.test(root.digest)) throw new FoldStateError('invalid-field', 'digest', `expected 16 hex digits, got ${describe(root.digest)}`);
     if (!withinDepth(root.state, MAX_SAVED_DEPTH)) throw new FoldStateError('invalid-field', 'state', `nests deeper than ${MAX_SAVED_DEPTH} levels or refers to itself`);
     if (savedStateDigest(root.state) !== root.digest) throw new FoldStateError('integrity', 'digest', 'the content does not match its digest: it was edited or damaged after it was written');
-    content = root.state;
+    content = version === 2 ? migrateVersion2(record(root.state, 'state')) : root.state;
     fromVersion = version as number;
   }
   const saved = readSavedState(content);
@@ -200,7 +203,49 @@ function readSavedState(value: unknown): SavedFoldState {
     counters,
   };
   checkRanges(saved);
-  return saved;
+  // origins are read against bands already known to tile the history, so a band moved is named as such
+  const rawBands = state.bands as ReadonlyArray<Readonly<Record<string, unknown>>>;
+  return { ...saved, bands: bands.map((band, i) => (rawBands[i].origins === undefined ? band : { ...band, origins: readOrigins(rawBands[i].origins, band, `state.bands[${i}].origins`) })) };
+}
+
+// the saved kinds are the engine's, spelled out for the format: a kind added to either fails to compile here
+type SameKinds<A, B> = [A] extends [B] ? ([B] extends [A] ? readonly A[] : never) : never;
+const LINE_KINDS: SameKinds<FoldLineKind, (typeof SAVED_LINE_KINDS)[number]> = SAVED_LINE_KINDS;
+const IDENTIFIER_KINDS: SameKinds<IdentifierKind, (typeof SAVED_IDENTIFIER_KINDS)[number]> = SAVED_IDENTIFIER_KINDS;
+
+/** A band's origins, each line and closet value inside the band's own messages and each body line shown with its kind's prefix. */
+function readOrigins(value: unknown, { start, end, text: bandText }: SavedBand, field: string): SavedBandOrigins {
+  const origins = record(value, field);
+  const inBand = (index: unknown, at: string) => {
+    const read = count(index, at);
+    if (read < start || read >= end) invalid(at, `expected a message of the band, in [${start}, ${end}), got ${read}`);
+    return read;
+  };
+  const textLines = bandText.split('\n');
+  const firstLine = count(origins.firstLine, `${field}.firstLine`, 1);
+  const lines = list(origins.lines, `${field}.lines`).map((item, i) => {
+    const at = `${field}.lines[${i}]`;
+    const line = record(item, at);
+    if (!LINE_KINDS.includes(line.kind as FoldLineKind)) invalid(`${at}.kind`, `expected one of ${LINE_KINDS.join(', ')}, got ${describe(line.kind)}`);
+    const kind = line.kind as FoldLineKind;
+    const shown = textLines[firstLine + i];
+    if (shown === undefined || !shown.startsWith(LINE_PREFIX[kind])) invalid(at, `the band text has no ${kind} line ${firstLine + i}`);
+    if (line.call !== undefined && kind !== 'call') invalid(`${at}.call`, `only a call line names its call, this is ${kind}`);
+    const messageIndex = inBand(line.messageIndex, `${at}.messageIndex`);
+    return line.call === undefined ? { messageIndex, kind } : { messageIndex, kind, call: count(line.call, `${at}.call`) };
+  });
+  const omitted = list(origins.omitted, `${field}.omitted`).map((item, i): readonly [string, number] => {
+    const pair = list(item, `${field}.omitted[${i}]`);
+    if (pair.length !== 2) invalid(`${field}.omitted[${i}]`, `expected [tool name, count], got ${pair.length} items`);
+    return [text(pair[0], `${field}.omitted[${i}][0]`, true), count(pair[1], `${field}.omitted[${i}][1]`, 1)];
+  });
+  const closet = list(origins.closet, `${field}.closet`).map((item, i) => {
+    const at = `${field}.closet[${i}]`;
+    const entry = record(item, at);
+    if (!IDENTIFIER_KINDS.includes(entry.kind as IdentifierKind)) invalid(`${at}.kind`, `expected one of ${IDENTIFIER_KINDS.join(', ')}, got ${describe(entry.kind)}`);
+    return { value: text(entry.value, `${at}.value`, true), kind: entry.kind as IdentifierKind, messageIndex: inBand(entry.messageIndex, `${at}.messageIndex`) };
+  });
+  return { firstLine, lines, omitted, closet };
 }
 
 function checkRanges(saved: SavedFoldState): void {

@@ -11,7 +11,24 @@ export function encodeSavedState(state: FoldFreezeState, counterProbe: number | 
     dialect: state.dialect,
     history: { headEnd: state.headEnd, coveredEnd: state.coveredEnd, coveredFingerprint: state.coveredFingerprint, seenLength: state.seenLength },
     seed: state.seed ? { text: state.seed.text, tokens: state.seed.tokens, end: state.seed.end } : null,
-    bands: state.bands.map((band) => ({ start: band.start, end: band.end, text: band.text, tokens: band.tokens, lineKeys: [...band.lineKeys], estimateScale: band.estimateScale })),
+    bands: state.bands.map((band) => ({
+      start: band.start,
+      end: band.end,
+      text: band.text,
+      tokens: band.tokens,
+      lineKeys: [...band.lineKeys],
+      estimateScale: band.estimateScale,
+      ...(band.origins
+        ? {
+            origins: {
+              firstLine: band.origins.firstLine,
+              lines: band.origins.lines.map(({ messageIndex, kind, call }) => (call === undefined ? { messageIndex, kind } : { messageIndex, kind, call })),
+              omitted: band.origins.omitted.map(([name, count]) => [name, count] as const),
+              closet: band.origins.closet.map(({ value, kind, messageIndex }) => ({ value, kind, messageIndex })),
+            },
+          }
+        : {}),
+    })),
     clipped: Object.entries(state.clipped)
       .map(([index, clip]) => ({ index: Number(index), maxChars: clip.maxChars, tokens: clip.tokens }))
       .sort((a, b) => a.index - b.index),

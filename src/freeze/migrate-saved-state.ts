@@ -31,3 +31,11 @@ export function migrateVersion1(value: Readonly<Record<string, unknown>>): Recor
     counters: { lastCallAt: value.lastCallAt, lastViewTokens: value.lastViewTokens, epochs: value.epochs, hotReuses: value.hotReuses, calls: value.calls },
   };
 }
+
+/**
+ * Version 2 is version 3 without band origins: its bands re-fold from their raw messages, as
+ * every band did before origins existed. Nothing to reshape.
+ */
+export function migrateVersion2(value: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  return value;
+}

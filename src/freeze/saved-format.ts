@@ -9,7 +9,7 @@ import type { Dialect } from '../messages/types.ts';
  * Plain JSON only (numbers, strings, booleans, null, arrays, objects), deterministic key order.
  */
 export const SAVED_SESSION_FORMAT = 'warpfold/session';
-export const SAVED_SESSION_VERSION = 2;
+export const SAVED_SESSION_VERSION = 3;
 
 export interface SavedFoldSession {
   readonly format: typeof SAVED_SESSION_FORMAT;
@@ -73,6 +73,30 @@ export interface SavedBand {
   readonly lineKeys: readonly string[];
   /** Exact tokens per estimated token of the band's lines: the next band's first guess. */
   readonly estimateScale: number;
+  /**
+   * Where the band's lines came from (version 3 on), so a merge far back in a long history
+   * re-folds the band from what it shows. Absent (every band of version 2): the band re-folds
+   * from its raw messages.
+   */
+  readonly origins?: SavedBandOrigins;
+}
+
+/** What a line of a band is: the prefix it is shown with and how a merge values it. */
+export type SavedLineKind = 'user' | 'assistant' | 'reasoning' | 'call' | 'argument' | 'output' | 'error';
+export const SAVED_LINE_KINDS: readonly SavedLineKind[] = ['user', 'assistant', 'reasoning', 'call', 'argument', 'output', 'error'];
+
+export type SavedIdentifierKind = 'uuid' | 'hash' | 'url' | 'path' | 'host-port' | 'key-value' | 'issue-ref' | 'error-code' | 'version' | 'symbol' | 'slug' | 'image';
+export const SAVED_IDENTIFIER_KINDS: readonly SavedIdentifierKind[] = ['uuid', 'hash', 'url', 'path', 'host-port', 'key-value', 'issue-ref', 'error-code', 'version', 'symbol', 'slug', 'image'];
+
+export interface SavedBandOrigins {
+  /** Index among the band text's lines (split at `\n`) of its first body line, after the header and the omitted-calls line. */
+  readonly firstLine: number;
+  /** One per body line, in order: the raw message it was read from, its kind, and for a skeleton line its call's position among the message's calls. */
+  readonly lines: readonly { readonly messageIndex: number; readonly kind: SavedLineKind; readonly call?: number }[];
+  /** Calls the band counts without a line: [tool name, count], in the order its omitted-calls line names them. */
+  readonly omitted: readonly (readonly [string, number])[];
+  /** The closet's values, each with the newest raw message the band took it from. */
+  readonly closet: readonly { readonly value: string; readonly kind: SavedIdentifierKind; readonly messageIndex: number }[];
 }
 
 export interface SavedClip {

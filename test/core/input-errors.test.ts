@@ -6,7 +6,7 @@
  */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { FoldInputError, FoldSession, FoldStateError, type FoldPrepareOptions, type ProviderMessage } from '../../src/index.ts';
+import { FoldInputError, FoldSession, FoldStateError, SAVED_SESSION_VERSION, type FoldPrepareOptions, type ProviderMessage } from '../../src/index.ts';
 import { DIALECTS, toDialect, type Dialect } from '../helpers/dialects.ts';
 import { preparePoints } from '../helpers/drive.ts';
 import { keyProblems, pairingProblems, textOf, viewTokens } from '../helpers/view-checks.ts';
@@ -116,7 +116,7 @@ describe('malformed input → FoldInputError naming the message and the problem'
   it('a pressureCeiling under 1,000 tokens or not a number, and a restoredState that is not a state', () => {
     for (const ceiling of [999, 0, -5, Number.NaN, '8000' as unknown as number]) expect(() => new FoldSession({ pressureCeiling: ceiling })).toThrow(FoldInputError);
     expect(() => new FoldSession({ restoredState: 'not json' })).toThrow(FoldStateError);
-    expect(() => new FoldSession({ restoredState: '{"format":"warpfold/session","version":3}' })).toThrow(/version 3/);
+    expect(() => new FoldSession({ restoredState: `{"format":"warpfold/session","version":${SAVED_SESSION_VERSION + 1}}` })).toThrow(new RegExp(`version ${SAVED_SESSION_VERSION + 1}`));
   });
 
   it('bad input leaves the session as it was: the next valid call gives what a fresh session gives', () => {

@@ -12,6 +12,7 @@ import { FoldSession, FoldStateError, SAVED_SESSION_FORMAT, SAVED_SESSION_VERSIO
 import { toDialect } from '../helpers/dialects.ts';
 import { preparePoints } from '../helpers/drive.ts';
 import { marathonScript } from '../helpers/scripts.ts';
+import { sessionOpening, syntheticTurn } from '../../bench/scale/synthetic-session.ts';
 
 const FIXTURES = new URL('./fixtures/', import.meta.url);
 const readJson = (name: string) => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'));
@@ -130,6 +131,41 @@ describe('migration from version 1', () => {
   });
 });
 
+describe('migration from version 2', () => {
+  it('a version 2 state (bands without origins) restores and folds on as the version 3 state does', () => {
+    // at 16,000 no merge of these 120 turns re-reads past the bound, so bands without origins fold the same
+    let clock = 0;
+    const options = { pressureCeiling: 16_000, countTokens, now: () => clock };
+    const original = new FoldSession(options);
+    const history = sessionOpening() as ProviderMessage[];
+    const step = (turn: number, session: FoldSession, into: ProviderMessage[]) => {
+      const [first, ...rest] = syntheticTurn(turn) as ProviderMessage[];
+      if (first.role === 'user') into.push(first);
+      clock = turn * 20_000;
+      const view = JSON.stringify(session.prepare(into));
+      into.push(...(first.role === 'user' ? rest : [first, ...rest]));
+      return view;
+    };
+    for (let turn = 0; turn < 40; turn++) step(turn, original, history);
+    const saved = JSON.parse(original.snapshot()) as SavedFoldSession;
+    expect(saved.state.bands.length).toBeGreaterThan(0);
+    expect(saved.state.bands.every((band) => band.origins !== undefined)).toBe(true);
+    const state = structuredClone(saved.state) as unknown as Record<string, any>;
+    for (const band of state.bands) delete band.origins;
+    const restored = new FoldSession({ ...options, restoredState: { format: SAVED_SESSION_FORMAT, version: 2, digest: savedStateDigest(state), state } as unknown as SavedFoldSession });
+    const copy = history.slice();
+    for (let turn = 40; turn < 120; turn++) expect(step(turn, restored, copy), `turn ${turn}`).toBe(step(turn, original, history));
+    const resaved = JSON.parse(restored.snapshot()) as SavedFoldSession;
+    expect(resaved.version).toBe(SAVED_SESSION_VERSION);
+    // bands sealed after the restore carry origins; one kept from the version 2 state has none
+    const sealedBefore = saved.state.history.coveredEnd;
+    const newer = resaved.state.bands.filter((band) => band.start >= sealedBefore);
+    expect(newer.length).toBeGreaterThan(0);
+    expect(newer.every((band) => band.origins !== undefined)).toBe(true);
+    expect(resaved.state.bands.filter((band) => band.end <= sealedBefore).every((band) => band.origins === undefined)).toBe(true);
+  });
+});
+
 describe('bad states are refused with a FoldStateError naming the field', () => {
   const { saved } = sealedSession();
   const text = JSON.stringify(saved);
@@ -183,6 +219,12 @@ describe('bad states are refused with a FoldStateError naming the field', () => 
       ['state.seed', (state) => (state.seed = 'a seed')],
       ['state.cards', (state) => delete state.cards],
       ['state.recall.resident', (state) => (state.recall = { calls: 1 })],
+      ['state.bands[0].origins.firstLine', (state) => (state.bands[0].origins.firstLine = 0)],
+      ['state.bands[0].origins.lines[0]', (state) => (state.bands[0].origins.firstLine = state.bands[0].text.split('\n').length)],
+      ['state.bands[0].origins.lines[0].kind', (state) => (state.bands[0].origins.lines[0].kind = 'poem')],
+      ['state.bands[0].origins.lines[0].messageIndex', (state) => (state.bands[0].origins.lines[0].messageIndex = state.bands[0].end)],
+      ['state.bands[0].origins.omitted[0][1]', (state) => (state.bands[0].origins.omitted = [['bash', 0]])],
+      ['state.bands[0].origins.closet[0].kind', (state) => (state.bands[0].origins.closet = [{ value: 'x', kind: 'poem', messageIndex: state.bands[0].start }])],
     ];
     for (const [field, edit] of cases) {
       let error: FoldStateError | undefined;
