@@ -11,7 +11,7 @@ export { FoldSession, DEFAULT_FOLD_PRESSURE_CEILING_TOKENS, DEFAULT_RECEIPT_LOG_
 export { FOLD_RECEIPT_FORMAT, FOLD_RECEIPT_VERSION, type FoldReceipt, type BandReceipt, type IdentifierReceipt, type LineReceipt, type ToolCallReceipt, type ToolCallShown } from './session/index.ts';
 export { ALWAYS_ON_FOLD_CONFIG, DEFAULT_FOLD_CONFIG, TIGHT_FOLD_CONFIG, foldConfigForCeiling, type FoldConfig, type FoldConfigOverrides } from './fold/fold-config.ts';
 export { DEFAULT_FREEZE_CONFIG, EPOCH_REASONS, type FreezeConfig, type EpochReason } from './freeze/index.ts';
-export { FoldStateError, SAVED_SESSION_FORMAT, SAVED_SESSION_VERSION, type FoldStateProblem, type SavedBand, type SavedCalibration, type SavedCard, type SavedClip, type SavedCounters, type SavedFoldSession, type SavedFoldState, type SavedHistory, type SavedRecall, type SavedResidentRecall, type SavedSeed } from './freeze/index.ts';
+export { FoldStateError, SAVED_SESSION_FORMAT, SAVED_SESSION_VERSION, type FoldStateProblem, type SavedBand, type SavedBandOrigins, type SavedIdentifierKind, type SavedLineKind, type SavedCalibration, type SavedCard, type SavedClip, type SavedCounters, type SavedFoldSession, type SavedFoldState, type SavedHistory, type SavedRecall, type SavedResidentRecall, type SavedSeed } from './freeze/index.ts';
 export { detectTurns, FoldInputError, FoldOptionsError, isUserTurnBoundary, MAX_VALUE_DEPTH, type CanonicalMessage, type Dialect, type ProviderMessage, type TokenCounter, type Turn } from './messages/index.ts';
 export { nominateVerbatim } from './closet/index.ts';
 export { estimateTokens } from './text/estimate-tokens.ts';

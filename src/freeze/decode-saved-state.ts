@@ -9,7 +9,7 @@ import type { FoldLineKind } from '../fold/fold-line.ts';
 import type { IdentifierKind } from '../text/identifier-kinds.ts';
 import { LINE_PREFIX } from '../fold/fold-line.ts';
 
-/** A saved state nests five levels deep; anything far deeper is not one, and is refused before any recursive walk. */
+/** A saved state nests six levels deep (a band origin's omitted-calls pair); anything far deeper is not one, and is refused before any recursive walk. */
 const MAX_SAVED_DEPTH = 16;
 /** The calibration factor's range: the session never solves it outside [1, 3]. */
 const MAX_CALIBRATION_FACTOR = 3;
