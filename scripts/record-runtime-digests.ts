@@ -5,7 +5,8 @@
 //   npx tsx scripts/record-runtime-digests.ts
 //
 // The synthetic sessions come from the outage scenario and a long seeded marathon, each written in
-// the OpenAI, Anthropic and Gemini dialects.
+// the OpenAI, Anthropic and Gemini dialects, and a marathon long enough to merge past the re-read
+// bound (OpenAI only: the bound works on canonical messages, the same in every dialect).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { transcriptFor } from '../bench/scenario/dialect-transcript.ts';
@@ -33,6 +34,11 @@ for (const dialect of CHAT_DIALECTS) {
     console.log(`${relative(REPO_ROOT, path)}: ${content.messages.length} messages`);
   }
 }
+
+// long enough that late merges re-read only the newest bands and re-fold older ones from their lines
+const longMarathon = { id: 'marathon-long-openai', source: 'warpfold test/helpers/scripts.ts marathonScript(260, 21, 6)', license: 'MIT', dialect: 'openai', messages: toDialect(marathonScript(260, 21, 6), 'openai') };
+writeFileSync(join(SYNTHETIC_DIR, `${longMarathon.id}.json`), JSON.stringify(longMarathon, null, 1) + '\n');
+console.log(`test/fixtures/synthetic/${longMarathon.id}.json: ${longMarathon.messages.length} messages`);
 
 // Imported after the synthetic files exist: sessions.ts imports them.
 const { REPLAY_SESSIONS } = await import('../test/runtimes/sessions.ts');

@@ -112,16 +112,27 @@ function presentIn(seedIdentifiers: ReadonlySet<string>, bands: readonly Band[],
  * in-context at 8,000 fell.
  */
 export const REFOLD_RAW_CEILINGS = 8;
+/**
+ * Below 16,000 tokens eight ceilings are little work, and small bands lean on re-reading: with
+ * the bound at 8 ceilings, far in-context on dev fell from 81.2% to 78.9% at 4,000 and from 64.6%
+ * to 58.3% at 2,000. So a merge may always re-read this many tokens.
+ */
+export const REFOLD_RAW_MIN_TOKENS = 128_000;
+
+/** Raw tokens one merge may re-read at a ceiling. */
+export function refoldRawLimit(ceilingTokens: number): number {
+  return Math.max(REFOLD_RAW_CEILINGS * ceilingTokens, REFOLD_RAW_MIN_TOKENS);
+}
 
 /**
  * Of the sealed bands a merge of [start, stop) re-folds (oldest first, from `start`), the older
  * ones it re-folds from the lines they show: all but the newest that fit, with the new stretch,
- * in REFOLD_RAW_CEILINGS of raw history. Empty when it re-reads every band, or when one it would
+ * in `refoldRawLimit` raw tokens. Empty when it re-reads every band, or when one it would
  * re-fold from its lines has no origins (a band saved before them).
  */
 function refoldedFromLines(transcript: Transcript, refolded: readonly Band[], start: number, stop: number, ceilingTokens: number): readonly Band[] {
   if (!refolded.length || refolded[0].start !== start) return [];
-  const limit = REFOLD_RAW_CEILINGS * ceilingTokens;
+  const limit = refoldRawLimit(ceilingTokens);
   let read = transcript.tokensBetween(refolded[refolded.length - 1].end, stop);
   let first = refolded.length;
   while (first > 0) {

@@ -1,17 +1,19 @@
 /**
- * A merge re-reads at most REFOLD_RAW_CEILINGS ceilings of raw history: sealed bands older than
- * that re-fold from the lines they show (their origins). So a merge deep into a long session costs
+ * A merge re-reads at most `refoldRawLimit` raw tokens (eight ceilings, at least 128,000): sealed
+ * bands older than that re-fold from the lines they show (their origins). So a merge deep into a long session costs
  * a bounded amount of work instead of a pass over the whole history, it never brings back a line
  * an old band had dropped, and a session restored from a snapshot folds exactly as the original.
  */
 import { describe, expect, it } from 'vitest';
 import { sessionOpening, syntheticTurn } from '../../bench/scale/synthetic-session.ts';
 import { FoldSession, type FoldOutcome, type ProviderMessage, type SavedFoldSession } from '../../src/index.ts';
-import { REFOLD_RAW_CEILINGS } from '../../src/session/plan-fold.ts';
+import { refoldRawLimit } from '../../src/session/plan-fold.ts';
 import { countTokens } from '../../src/tokens/index.ts';
 
 const CEILING = 2_000;
-const TURNS = 260;
+/** Long enough for a dozen merges of an oldest band past the bound; the restore check replays the first 260. */
+const TURNS = 500;
+const RESTORE_TURNS = 260;
 const HEADER = /^\[warpfold fold · messages (\d+)–(\d+) · (\d+) tokens\]/;
 
 interface ShownBand {
@@ -62,7 +64,7 @@ describe('a merge deep into a long session', () => {
       const before = bandsOf(calls[i - 1].outcome);
       const oldest = before[0];
       // only a merge that re-folds the oldest band, when that band alone is past the bound
-      if (outcome.receipt.firstBand !== 0 || !oldest || oldest.rawTokens <= REFOLD_RAW_CEILINGS * CEILING) continue;
+      if (outcome.receipt.firstBand !== 0 || !oldest || oldest.rawTokens <= refoldRawLimit(CEILING)) continue;
       const merged = outcome.receipt.bands[0];
       for (const line of merged.lines) {
         if (line.messageIndex < oldest.start || line.messageIndex >= oldest.end) continue;
@@ -99,7 +101,7 @@ describe('a merge deep into a long session', () => {
     const history = sessionOpening() as ProviderMessage[];
     const snapshots: Array<{ turn: number; state: string; history: ProviderMessage[] }> = [];
     const views: string[] = [];
-    for (let turn = 0; turn < TURNS; turn++) {
+    for (let turn = 0; turn < RESTORE_TURNS; turn++) {
       const [first, ...rest] = syntheticTurn(turn) as ProviderMessage[];
       if (first.role === 'user') history.push(first);
       clock = turn * 20_000;
@@ -113,7 +115,7 @@ describe('a merge deep into a long session', () => {
     expect(saved.state.bands.every((band) => band.origins !== undefined)).toBe(true);
     for (const snapshot of snapshots) {
       const restored = new FoldSession({ pressureCeiling: CEILING, countTokens, now: () => clock, restoredState: snapshot.state });
-      for (let turn = snapshot.turn; turn < TURNS; turn++) {
+      for (let turn = snapshot.turn; turn < RESTORE_TURNS; turn++) {
         const [first, ...rest] = syntheticTurn(turn) as ProviderMessage[];
         if (first.role === 'user') snapshot.history.push(first);
         clock = turn * 20_000;

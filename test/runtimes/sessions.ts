@@ -10,6 +10,7 @@ import tauBench from '../fixtures/sessions/tau-airline-gpt-4o-task02-trial1.json
 import marathonAnthropic from '../fixtures/synthetic/marathon-anthropic.json' with { type: 'json' };
 import marathonGemini from '../fixtures/synthetic/marathon-gemini.json' with { type: 'json' };
 import marathonOpenai from '../fixtures/synthetic/marathon-openai.json' with { type: 'json' };
+import marathonLongOpenai from '../fixtures/synthetic/marathon-long-openai.json' with { type: 'json' };
 import outageAnthropic from '../fixtures/synthetic/outage-anthropic.json' with { type: 'json' };
 import outageGemini from '../fixtures/synthetic/outage-gemini.json' with { type: 'json' };
 import outageOpenai from '../fixtures/synthetic/outage-openai.json' with { type: 'json' };
@@ -30,4 +31,5 @@ export const REPLAY_SESSIONS: readonly ReplaySession[] = [
   session(marathonOpenai),
   session(marathonAnthropic),
   session(marathonGemini),
+  session(marathonLongOpenai),
 ];
