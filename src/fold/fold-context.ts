@@ -1,8 +1,10 @@
-import { FoldInputError } from '../messages/fold-input-error.ts';
+import { FoldOptionsError } from '../messages/fold-input-error.ts';
+import { checkFoldConfig } from './check-fold-config.ts';
 import { Transcript, type TokenCounter } from '../messages/transcript.ts';
 import type { ProviderMessage } from '../messages/types.ts';
 import { writeSyntheticMessage } from '../messages/write-synthetic.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
+import { describeValue } from '../text/describe-value.ts';
 import { buildBand } from './build-band.ts';
 import { bandRequest } from './band-request.ts';
 import { DEFAULT_FOLD_CONFIG, type FoldConfig } from './fold-config.ts';
@@ -39,12 +41,12 @@ export interface FoldResult {
  */
 export function foldContext(history: readonly ProviderMessage[], options: FoldContextOptions = {}): FoldResult {
   const countTokens = options.countTokens ?? estimateTokens;
-  const config = options.config ?? DEFAULT_FOLD_CONFIG;
+  const config = options.config === undefined ? DEFAULT_FOLD_CONFIG : checkFoldConfig(options.config, 'config');
   const transcript = new Transcript(countTokens);
   transcript.sync(history);
   const total = transcript.tokensBetween(0, transcript.length);
   const unchanged: FoldResult = { messages: [...history], turnsFolded: 0, messagesFolded: 0, originalTokens: total, foldedTokens: total, savingsPercent: 0 };
-  if (options.turnsToFold !== undefined && !(Number.isInteger(options.turnsToFold) && options.turnsToFold >= 0)) throw new FoldInputError(-1, 'turnsToFold must be a non-negative integer');
+  if (options.turnsToFold !== undefined && !(Number.isInteger(options.turnsToFold) && options.turnsToFold >= 0)) throw new FoldOptionsError('turnsToFold', `turnsToFold must be a whole number ≥ 0, got ${describeValue(options.turnsToFold)}`);
 
   const head = leadingSystemCount(transcript.messages);
   const boundaries: number[] = [];

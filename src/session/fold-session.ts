@@ -1,6 +1,6 @@
 import { LineTokenCache, messageTokensUpperBound, readAheadLines } from '../fold/build-band.ts';
 import type { Band } from '../fold/band.ts';
-import { MIN_TAIL_CAP_TOKENS, resolveFoldConfig, type FoldConfig, type FoldConfigOverrides } from '../fold/fold-config.ts';
+import { MIN_TAIL_CAP_TOKENS, resolveFoldConfig, type FoldConfig } from '../fold/fold-config.ts';
 import { DEFAULT_FREEZE_CONFIG, evaluateFoldFreeze, type FreezeConfig } from '../freeze/evaluate-freeze.ts';
 import { commitFoldFreeze, createFoldFreezeState, hasSealedPrefix, touchFoldFreeze, type EpochReason, type FoldFreezeState } from '../freeze/freeze-state.ts';
 import { decodeSavedState } from '../freeze/decode-saved-state.ts';
@@ -22,12 +22,14 @@ import { RecallLane } from './recall-lane.ts';
 import { countedBudget, observeCalibration } from './calibration.ts';
 import type { Calibration } from '../freeze/calibration.ts';
 import { createRecallState } from '../recall/recall-state.ts';
-import type { RecallConfig } from '../recall/recall-config.ts';
 import { chooseHeadEnd, planFold } from './plan-fold.ts';
 import { FOLD_ACKNOWLEDGEMENT } from '../fold/fold-acknowledgement.ts';
 import { leadingSystemCount } from '../messages/leading-system.ts';
 import { syntheticMessageTokens } from '../messages/synthetic-tokens.ts';
 import { PendingReceipt, type FoldReceipt } from './fold-receipt.ts';
+import type { FoldSessionOptions } from './fold-session-options.ts';
+
+export type { FoldSessionOptions } from './fold-session-options.ts';
 
 /** Default ceiling when the host names none: large-window models, well under their limit. */
 export const DEFAULT_FOLD_PRESSURE_CEILING_TOKENS = 240_000;
@@ -37,61 +39,22 @@ export { FOLD_ACKNOWLEDGEMENT } from '../fold/fold-acknowledgement.ts';
 /** Fingerprints are unsigned, so a restored state marked with this one never matches a config: it re-seals. */
 const UNKNOWN_CONFIG_FINGERPRINT = -1;
 
-
 /** Below this a ceiling leaves no room for a head, a band and a live step. */
 const MIN_PRESSURE_CEILING_TOKENS = 1_000;
 /** A rebirth seed is built to this share of its budget: the seed builder counts lines, the message adds its framing. */
 const SEED_HEADROOM = 0.95;
 
-export interface FoldSessionOptions {
-  /** Prompt budget in tokens; every view stays at or under it. `false` never folds under pressure. */
-  readonly pressureCeiling?: number | false;
-  /** A resolved context budget (see `resolveContextBudget`); its pressure ceiling is used when `pressureCeiling` is absent. */
-  readonly budget?: { readonly pressureCeilingTokens: number };
-  /** Token counter for planning (e.g. gpt-tokenizer's o200k `countTokens`); a conservative estimator otherwise. */
-  readonly countTokens?: TokenCounter;
-  /** Clock in milliseconds; inject it for byte-identical replays. */
-  readonly now?: () => number;
-  readonly foldConfig?: FoldConfigOverrides;
-  readonly freeze?: boolean | Partial<FreezeConfig>;
-  /**
-   * Page folded content back in: when the newest messages touch a folded path or identifier
-   * again, a recall card with the buried tool output is added after them (append-only, so the
-   * sealed prefix stays byte-identical) until the next epoch folds it away. Default off: on the
-   * dev and dev2 corpora cards cost 3–6% more at 8,000 and 16,000 tokens and kept no more of what
-   * the agent reused than the bands already did (see README).
-   */
-  readonly recall?: boolean | Partial<RecallConfig>;
-  /**
-   * A state saved by `snapshot()` (any saved-format version, as JSON text or parsed). A damaged,
-   * edited or unknown-version state throws `FoldStateError` naming the field. A state restored
-   * over a history that does not hold what it sealed is re-sealed at the first call, with
-   * `epochReason: 'restored-mismatch'`; one written under another token counter or fold config
-   * is re-sealed with `'config-changed'`.
-   */
-  readonly restoredState?: string | SavedFoldSession;
-  /**
-   * How many fold receipts `receipts()` keeps: a number keeps the newest that many, `true` keeps
-   * every one, `false` none; `outcome.receipt` is set either way. Default
-   * `DEFAULT_RECEIPT_LOG_LENGTH`. A receipt is read only when asked for; until then it holds
-   * the band's picked lines and references to the messages it covers, so an unbounded log grows
-   * with the history (about 50 MB at 10,000 messages) past what a Durable Object isolate holds.
-   * A host that replays a whole transcript for inspection passes `true`.
-   */
-  readonly keepReceipts?: boolean | number;
-}
-
-/**
- * The one stateful orchestrator. `prepare(history)` returns a view of the host's raw history that
- * stays under the ceiling on every call, reuses its sealed prefix byte for byte while it can,
- * and folds older messages into bands when it must.
- */
 /**
  * Receipts `receipts()` keeps by default: enough for a host to look back over the last several
  * epochs, few enough that a session at 10,000 messages stays near 21 MB (bench: session heap).
  */
 export const DEFAULT_RECEIPT_LOG_LENGTH = 32;
 
+/**
+ * The one stateful orchestrator. `prepare(history)` returns a view of the host's raw history that
+ * stays under the ceiling on every call, reuses its sealed prefix byte for byte while it can,
+ * and folds older messages into bands when it must.
+ */
 export class FoldSession {
   readonly config: FoldConfig;
   readonly freezeConfig: FreezeConfig;
