@@ -6,6 +6,7 @@ import {
   resolveContextBudget,
   type ContextBudget,
 } from '../../src/budget/index.ts';
+import { thrownBy } from '../helpers/thrown.ts';
 
 const countFields = [
   'contextWindowTokens',
@@ -208,15 +209,7 @@ describe('resolveContextBudget: real models', () => {
 });
 
 describe('resolveContextBudget: input errors', () => {
-  function errorOf(run: () => unknown): BudgetInputError {
-    try {
-      run();
-    } catch (error) {
-      expect(error).toBeInstanceOf(BudgetInputError);
-      return error as BudgetInputError;
-    }
-    throw new Error('expected a BudgetInputError');
-  }
+  const errorOf = (run: () => unknown) => thrownBy(run, BudgetInputError);
 
   it('names contextWindowTokens when the model is unknown', () => {
     const error = errorOf(() => resolveContextBudget({ engine: 'my-provider', model: 'mystery-7b' }));

@@ -18,6 +18,7 @@ import {
   type FoldSessionOptions,
   type ProviderMessage,
 } from '../../src/index.ts';
+import { thrownBy } from '../helpers/thrown.ts';
 
 const history: ProviderMessage[] = [
   { role: 'user', content: 'first question' },
@@ -26,15 +27,7 @@ const history: ProviderMessage[] = [
   { role: 'assistant', content: 'second answer' },
 ];
 
-function optionsError(run: () => unknown): FoldOptionsError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FoldOptionsError);
-    return error as FoldOptionsError;
-  }
-  throw new Error('expected a FoldOptionsError, nothing was thrown');
-}
+const optionsError = (run: () => unknown) => thrownBy(run, FoldOptionsError);
 
 const session = (options: Record<string, unknown>) => () => new FoldSession(options as FoldSessionOptions);
 

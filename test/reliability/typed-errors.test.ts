@@ -9,6 +9,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { FoldInputError, FoldOptionsError, FoldSession, MAX_VALUE_DEPTH, type FoldPrepareOptions, type FoldSessionOptions, type ProviderMessage } from '../../src/index.ts';
 import { startTaskRail } from '../../src/task-rail/index.ts';
+import { thrownBy } from '../helpers/thrown.ts';
 
 const nested = (levels: number): Record<string, unknown> => {
   let value: Record<string, unknown> = { leaf: 'x' };
@@ -26,14 +27,6 @@ const anthropic = (input: unknown): ProviderMessage[] => [{ role: 'user', conten
 const geminiCall = (args: unknown): ProviderMessage[] => [{ role: 'user', parts: [{ text: 'go' }] }, { role: 'model', parts: [{ text: 'ok' }, { functionCall: { name: 'bash', args } }] }];
 const geminiResponse = (response: unknown): ProviderMessage[] => [...geminiCall({ command: 'ls' }), { role: 'user', parts: [{ functionResponse: { name: 'bash', response } }] }];
 
-function thrownBy(run: () => unknown): Error {
-  try {
-    run();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('deep and cyclic values → FoldInputError naming the message and the field', () => {
   const deep = nested(10_000);
