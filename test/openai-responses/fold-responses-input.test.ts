@@ -12,8 +12,9 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import OpenAI from 'openai';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FoldSession, FoldInputError, type FoldOutcome } from '../../src/index.ts';
+import { FoldSession, FoldInputError, FoldOptionsError, type FoldOutcome } from '../../src/index.ts';
 import { foldResponsesInput, readResponsesUsage } from '../../src/openai-responses/index.ts';
+import { thrownBy } from '../helpers/thrown.ts';
 import { viewTokens } from '../helpers/view-checks.ts';
 
 const CEILING = 4_000;
@@ -206,5 +207,12 @@ describe('readResponsesUsage', () => {
     expect(() => readResponsesUsage({ input_tokens: -1 })).toThrow(/usage\.input_tokens/);
     expect(() => readResponsesUsage({ input_tokens: 10, input_tokens_details: { cached_tokens: 11 } })).toThrow(/cached_tokens/);
     expect(() => readResponsesUsage({ input_tokens: 10, output_tokens: Number.NaN })).toThrow(/output_tokens/);
+  });
+
+  it('is an option error naming the field, never one about the history', () => {
+    const error = thrownBy(() => readResponsesUsage({ input_tokens: 10, input_tokens_details: { cached_tokens: 11 } }), FoldOptionsError);
+    expect(error.option).toBe('usage.input_tokens_details.cached_tokens');
+    expect(error.message).toBe('options: usage.input_tokens_details.cached_tokens must be a number from 0 to input_tokens, got 11');
+    expect(thrownBy(() => readResponsesUsage('12' as never), FoldOptionsError).option).toBe('usage');
   });
 });
