@@ -4,6 +4,7 @@ import { serializeTaskRail, type SerializedTaskRail } from '../task-rail/seriali
 import type { TaskRail } from '../task-rail/types.ts';
 import { CorruptRecordError, StorageInputError, type RecordKind } from './storage-errors.ts';
 import type { JsonValue, StorageOptions } from './storage-types.ts';
+import { isRecord as isObject } from '../text/is-record.ts';
 
 /**
  * Every stored record is JSON text of one envelope: `{ recordVersion, kind, id, ...payload }`.
@@ -45,7 +46,6 @@ class Invalid {
   constructor(readonly detail: string) {}
 }
 
-const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
 function ensure(condition: boolean, detail: string): asserts condition {

@@ -36,10 +36,6 @@ export function parseJsonLines(text: string): JsonLinesResult {
   return { records, issues, nonBlankLines };
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 export function stringField(record: Record<string, unknown>, key: string): string | undefined {
   const value = record[key];
   return typeof value === 'string' ? value : undefined;

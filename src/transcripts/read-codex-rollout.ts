@@ -1,5 +1,6 @@
 import type { ProviderMessage } from '../messages/types.ts';
-import { isRecord, numberField, parseJsonLines, stringField } from './json-lines.ts';
+import { isRecord } from '../text/is-record.ts';
+import { numberField, parseJsonLines, stringField } from './json-lines.ts';
 import { TranscriptFormatError } from './transcript-format-error.ts';
 import type { RecordedUsage, TranscriptIssue, TranscriptReadResult } from './types.ts';
 

@@ -1,6 +1,6 @@
 import { detectDialect } from '../messages/detect-dialect.ts';
 import type { ProviderMessage } from '../messages/types.ts';
-import { isRecord } from './json-lines.ts';
+import { isRecord } from '../text/is-record.ts';
 import { TranscriptFormatError } from './transcript-format-error.ts';
 import type { TranscriptFormat, TranscriptIssue, TranscriptReadResult } from './types.ts';
 

@@ -1,4 +1,5 @@
-import { isRecord, parseJsonLines } from './json-lines.ts';
+import { isRecord } from '../text/is-record.ts';
+import { parseJsonLines } from './json-lines.ts';
 import { readClaudeCodeJsonl } from './read-claude-code.ts';
 import { CODEX_LINE_TYPES, CODEX_MESSAGE_ITEMS, readCodexRolloutJsonl } from './read-codex-rollout.ts';
 import { GEMINI_CLI_MESSAGE_TYPES, readGeminiCliChat } from './read-gemini-cli.ts';

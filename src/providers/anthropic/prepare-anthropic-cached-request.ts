@@ -1,4 +1,5 @@
 import type { ProviderMessage } from '../../messages/types.ts';
+import { isRecord } from '../../text/is-record.ts';
 import { ProviderInputError } from '../provider-error.ts';
 import {
   ANTHROPIC_EXTENDED_TTL_BETA,
@@ -56,8 +57,6 @@ const RESERVED_PARAMS = ['messages', 'system', 'tools'];
 /** Block types that cannot carry `cache_control` themselves. */
 const UNCACHEABLE_BLOCKS = new Set(['thinking', 'redacted_thinking']);
 const SECTION = { tools: 0, system: 1, messages: 2 } as const;
-
-const isRecord = (value: unknown): value is Block => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function isCacheable(block: unknown): boolean {
   if (!isRecord(block) || typeof block.type !== 'string' || UNCACHEABLE_BLOCKS.has(block.type)) return false;

@@ -1,4 +1,4 @@
-import { isRecord } from '../../transcripts/json-lines.ts';
+import { isRecord } from '../../text/is-record.ts';
 import { usageFromAnthropic } from '../../transcripts/read-claude-code.ts';
 import type { RecordedUsage } from '../../transcripts/types.ts';
 

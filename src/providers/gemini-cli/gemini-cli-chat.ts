@@ -1,5 +1,6 @@
 import type { ProviderMessage } from '../../messages/types.ts';
-import { isRecord, parseJsonLines } from '../../transcripts/json-lines.ts';
+import { isRecord } from '../../text/is-record.ts';
+import { parseJsonLines } from '../../transcripts/json-lines.ts';
 import { mergeAdjacentRoles } from '../../transcripts/merge-adjacent.ts';
 import { readGeminiCliChat } from '../../transcripts/read-gemini-cli.ts';
 import { TranscriptFormatError } from '../../transcripts/transcript-format-error.ts';

@@ -1,4 +1,5 @@
-import { isRecord, numberField } from '../../transcripts/json-lines.ts';
+import { isRecord } from '../../text/is-record.ts';
+import { numberField } from '../../transcripts/json-lines.ts';
 import type { RecordedUsage } from '../../transcripts/types.ts';
 import { ProviderInputError } from '../provider-error.ts';
 
