@@ -1,6 +1,6 @@
 import type { FoldEntry, FoldIndex } from './fold-index.ts';
 import { lookupPath } from './fold-index.ts';
-import { basenameOf } from '../text/normalize-path.ts';
+import { basenameOf, pathsMatch } from '../text/normalize-path.ts';
 import { resolveRecallConfig, type RecallConfig } from './recall-config.ts';
 import { hasSubstance, renderRecallCard } from './recall-card.ts';
 import type { RecallSignal, RecallSignals } from './recall-signals.ts';
@@ -59,11 +59,14 @@ function candidatesOf(index: FoldIndex, signals: RecallSignals): Candidate[] {
       out.push({ trigger: 'identifier', signal, signalRank, entry: index.entries[position], residencyKey: `identifier:${signal.value}`, terms: [[signal.value]] });
     }
   });
-  // strongest trigger, then the newest signal, then the newest folded call
+  // a call on the path that showed the whole file outranks a grep or a slice of it
+  const partial = (candidate: Candidate) => (candidate.trigger === 'path-target' && candidate.entry.wholeViews.some((path) => pathsMatch(path, candidate.signal.value)) ? 0 : 1);
+  // strongest trigger, then the newest signal, then a whole view, then the newest folded call
   return out.sort(
     (a, b) =>
       TRIGGER_RANK[a.trigger] - TRIGGER_RANK[b.trigger] ||
       a.signalRank - b.signalRank ||
+      partial(a) - partial(b) ||
       b.entry.messageIndex - a.entry.messageIndex ||
       (a.entry.id < b.entry.id ? -1 : a.entry.id > b.entry.id ? 1 : 0),
   );

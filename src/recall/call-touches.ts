@@ -2,7 +2,7 @@ import { toolFamily } from '../fold/tool-family.ts';
 import type { ToolCall } from '../messages/types.ts';
 import { findPathMentions } from './path-mentions.ts';
 import { normalizePath } from '../text/normalize-path.ts';
-import { patchTouches, shellTouches, type PathTouch, type TouchKind } from './shell-touches.ts';
+import { backupSourcesOfShell, patchTouches, shellTouches, wholeViewsOfShell, type PathTouch, type TouchKind } from './shell-touches.ts';
 import { isRecord } from '../text/is-record.ts';
 
 const PATH_KEYS = ['file_path', 'path', 'filePath', 'file', 'filename', 'absolute_path', 'notebook_path', 'paths', 'files', 'target_file'];
@@ -47,6 +47,9 @@ function shellScript(input: Record<string, unknown>): string {
   }
   return typeof input.input === 'string' ? input.input : '';
 }
+
+/** A shell call's command, whether it is the whole input or one of its arguments. */
+const shellCommandOf = (input: unknown): string => (typeof input === 'string' ? input : isRecord(input) ? shellScript(input) : '');
 
 /** str_replace_editor and friends carry the action in a sub-command. */
 function editorCommandKind(input: Record<string, unknown>, fallback: TouchKind): TouchKind {
@@ -95,4 +98,27 @@ export function callTouches(call: ToolCall): PathTouch[] {
     }
   }
   return mergeTouches(touches);
+}
+
+/** Arguments that make a file tool show part of a file. */
+const RANGE_KEYS = ['offset', 'limit', 'view_range', 'start_line', 'end_line', 'line_range', 'lines', 'range'];
+
+/**
+ * Files a call shows whole: a lone `cat`, or a file-viewing tool (Read, `view`) given no range.
+ * Among earlier calls on a file, such a view is the one to page back: it is the file as the agent
+ * last saw all of it.
+ */
+export function wholeFileViews(call: ToolCall): string[] {
+  const family = toolFamily(call.name);
+  const input = call.input;
+  if (family === 'bash') return wholeViewsOfShell(shellCommandOf(input));
+  if (!isRecord(input) || RANGE_KEYS.some((key) => input[key] !== undefined)) return [];
+  const viewing = family === 'read' || (family === 'edit' && input.command === 'view');
+  if (!viewing) return [];
+  return PATH_KEYS.flatMap((key) => stringsOf(input[key])).flatMap((value) => pathArgument(value) ?? []);
+}
+
+/** Files a shell call copies or moves aside under a backup name: the agent is about to replace them. */
+export function backupCopies(call: ToolCall): string[] {
+  return toolFamily(call.name) === 'bash' ? backupSourcesOfShell(shellCommandOf(call.input)) : [];
 }

@@ -2,7 +2,7 @@ import { findIdentifiers } from '../text/find-identifiers.ts';
 import { keyArgument } from '../fold/key-argument.ts';
 import { toolFamily } from '../fold/tool-family.ts';
 import type { CanonicalMessage, ToolCall, ToolResult } from '../messages/types.ts';
-import { callTouches } from './call-touches.ts';
+import { callTouches, wholeFileViews } from './call-touches.ts';
 import { basenameOf, normalizePath, pathsMatch } from '../text/normalize-path.ts';
 import { pairToolCalls, type PairedToolCall } from '../messages/pair-tool-calls.ts';
 import { stripRecallCards } from './recall-card-frame.ts';
@@ -27,6 +27,8 @@ export interface FoldEntry {
   readonly conclusionIndex: number | null;
   /** Files the call's arguments name, with how. */
   readonly targets: readonly PathTouch[];
+  /** Files the call showed whole (a lone `cat`, a Read with no range): the file as it then stood. */
+  readonly wholeViews: readonly string[];
   /** Slash paths the result names (grep hits, tracebacks, diffs). */
   readonly mentionedPaths: readonly string[];
   /** Exact identifiers of the call and result other than paths (hashes, symbols, error codes, …). */
@@ -97,6 +99,7 @@ interface PairReading {
   readonly resultText: string;
   readonly key: string;
   readonly targets: readonly PathTouch[];
+  readonly wholeViews: readonly string[];
   readonly targetSet: ReadonlySet<string>;
   readonly mentionedPaths: readonly string[];
   readonly identifiers: readonly string[];
@@ -119,7 +122,7 @@ function readPair(pair: PairedToolCall, identifierCap: number): PairReading {
     identifiers.push(identifier.value);
     if (identifiers.length >= identifierCap) break;
   }
-  const reading = { result: pair.result, identifierCap, resultText, key, targets, targetSet, mentionedPaths, identifiers };
+  const reading = { result: pair.result, identifierCap, resultText, key, targets, wholeViews: wholeFileViews(pair.call), targetSet, mentionedPaths, identifiers };
   readings.set(pair.call, reading);
   return reading;
 }
@@ -135,7 +138,7 @@ export function buildFoldIndex(messages: readonly CanonicalMessage[], foldedRang
   const identifiers = new Map<string, number[]>();
   for (const pair of pairToolCalls(messages)) {
     if (!folded(pair.messageIndex)) continue;
-    const { resultText, key, targets, targetSet, mentionedPaths, identifiers: found } = readPair(pair, identifierCap);
+    const { resultText, key, targets, wholeViews, targetSet, mentionedPaths, identifiers: found } = readPair(pair, identifierCap);
     // the agent's reading of a result may come after the last index: worked out on every build
     const conclusion = pair.resultIndex === null ? { text: '', index: null } : conclusionAfter(messages, pair.resultIndex, conclusionChars);
     const position = entries.length;
@@ -149,6 +152,7 @@ export function buildFoldIndex(messages: readonly CanonicalMessage[], foldedRang
       conclusion: conclusion.text,
       conclusionIndex: conclusion.index,
       targets,
+      wholeViews,
       mentionedPaths,
       identifiers: found,
     });

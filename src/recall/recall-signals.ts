@@ -1,11 +1,12 @@
 import { findIdentifiers } from '../text/find-identifiers.ts';
 import { toolFamily } from '../fold/tool-family.ts';
 import type { CanonicalMessage, ToolCall } from '../messages/types.ts';
-import { callTouches } from './call-touches.ts';
+import { backupCopies, callTouches } from './call-touches.ts';
 import { findPathMentions } from './path-mentions.ts';
 import { stripHeredocBodies } from './shell-touches.ts';
 
-export type RecallSignalSource = 'edit-target' | 'tool-argument' | 'user-text';
+/** `backup-copy`: the call copied or moved the file aside under a backup name, as an agent does just before replacing it. */
+export type RecallSignalSource = 'backup-copy' | 'edit-target' | 'tool-argument' | 'user-text';
 
 export interface RecallSignal {
   /** A normalised path, or an identifier exactly as written. */
@@ -26,7 +27,7 @@ export interface RecallSignals {
 
 // Argument bodies are code being written; their identifiers would trigger recall on every edit.
 const BODY_KEYS = new Set(['content', 'file_text', 'new_string', 'old_string', 'new_str', 'old_str', 'new_source', 'text', 'edits', 'code', 'patch', 'diff']);
-const SOURCE_RANK: Record<RecallSignalSource, number> = { 'edit-target': 0, 'tool-argument': 1, 'user-text': 2 };
+const SOURCE_RANK: Record<RecallSignalSource, number> = { 'backup-copy': 0, 'edit-target': 1, 'tool-argument': 2, 'user-text': 3 };
 
 function argumentText(call: ToolCall): string {
   const parts: string[] = [];
@@ -67,9 +68,25 @@ export function extractRecallSignals(messages: readonly CanonicalMessage[], from
     }
     for (const call of message.toolCalls) {
       for (const touch of callTouches(call)) note(paths, touch.path, touch.how === 'read' ? 'tool-argument' : 'edit-target', message.index);
+      for (const path of backupCopies(call)) note(paths, path, 'backup-copy', message.index);
       noteIdentifiers(argumentText(call), 'tool-argument', message.index);
     }
   }
-  const order = (a: RecallSignal, b: RecallSignal) => b.messageIndex - a.messageIndex || SOURCE_RANK[a.source] - SOURCE_RANK[b.source];
-  return { paths: [...paths.values()].sort(order), identifiers: [...identifiers.values()].sort(order), from: start, to: messages.length };
+  return { paths: [...paths.values()].sort(newestFirst), identifiers: [...identifiers.values()].sort(newestFirst), from: start, to: messages.length };
 }
+
+/**
+ * Only the files the newest activity copied aside under a backup name (see `backupCopies`): the
+ * default lane's signals, read without the identifier and mention scans the full lane needs.
+ */
+export function extractRewriteSignals(messages: readonly CanonicalMessage[], from: number): RecallSignals {
+  const start = Math.max(0, Math.min(messages.length, Math.floor(from)));
+  const paths = new Map<string, RecallSignal>();
+  for (let i = start; i < messages.length; i++) {
+    for (const call of messages[i].toolCalls) for (const path of backupCopies(call)) paths.set(path, { value: path, source: 'backup-copy', messageIndex: messages[i].index });
+  }
+  return { paths: [...paths.values()].sort(newestFirst), identifiers: [], from: start, to: messages.length };
+}
+
+const newestFirst = (a: RecallSignal, b: RecallSignal) => b.messageIndex - a.messageIndex || SOURCE_RANK[a.source] - SOURCE_RANK[b.source];
+

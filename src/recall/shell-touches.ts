@@ -76,6 +76,9 @@ function splitSimpleCommands(command: string): string[][] {
   return commands;
 }
 
+/** A command's simple commands, each as its words (redirection operators their own words), heredoc bodies left out. */
+const simpleCommandsOf = (command: string) => splitSimpleCommands(stripHeredocBodies(command));
+
 const looksLikeOption = (token: string) => token.startsWith('-') || token.startsWith('+');
 
 /** A token that names a file: a slash path whose last segment has an extension, or a bare `name.ext`. */
@@ -158,6 +161,42 @@ export function patchTouches(text: string): PathTouch[] {
 export function shellTouches(command: string): PathTouch[] {
   const out: PathTouch[] = [];
   if (command.includes('*** Begin Patch')) out.push(...patchTouches(command));
-  for (const tokens of splitSimpleCommands(stripHeredocBodies(command))) touchesOfSimpleCommand(tokens, out);
+  for (const tokens of simpleCommandsOf(command)) touchesOfSimpleCommand(tokens, out);
   return out.filter((touch) => touch.path !== '');
+}
+
+/**
+ * Files a shell command shows whole: a lone `cat` of them, with no pipe, redirection or other
+ * command to cut what comes back. What the agent saw there is the file as it then stood.
+ */
+export function wholeViewsOfShell(command: string): string[] {
+  const commands = simpleCommandsOf(command);
+  if (commands.length !== 1) return [];
+  const [program, ...args] = commands[0];
+  if (program !== 'cat' || args.some((arg) => /^\d?(>>?|<|&>|>&)/.test(arg))) return [];
+  const operands = operandsOf(args);
+  return operands.length && operands.every(looksLikeFile) ? operands.map(normalizePath) : [];
+}
+
+/** A copy's name says it keeps the old file: the file's own name with more after it, or bak/backup/orig/old. */
+function namesBackupOf(source: string, target: string): boolean {
+  const base = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+  return (base(target).startsWith(base(source)) && base(target) !== base(source)) || /(^|[._-])(bak|backup|orig|old)([._-]|\d*$)/i.test(base(target));
+}
+
+/**
+ * Files a shell command copies or moves aside under a backup name (`cp config.py config.py.backup`):
+ * an agent keeps the old file just before it replaces it, and writes the new one from its last
+ * view of the old.
+ */
+export function backupSourcesOfShell(command: string): string[] {
+  const out: string[] = [];
+  for (const tokens of simpleCommandsOf(command)) {
+    const program = tokens[0]?.split('/').pop();
+    if (program !== 'cp' && program !== 'mv') continue;
+    const operands = operandsOf(tokens.slice(1));
+    if (operands.length !== 2 || !looksLikeFile(operands[0])) continue;
+    if (namesBackupOf(operands[0], operands[1])) out.push(normalizePath(operands[0]));
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { callTouches } from '../../src/recall/call-touches.ts';
+import { backupCopies, callTouches, wholeFileViews } from '../../src/recall/call-touches.ts';
 import { extractRecallSignals } from '../../src/recall/recall-signals.ts';
-import { shellTouches } from '../../src/recall/shell-touches.ts';
+import { backupSourcesOfShell, shellTouches, wholeViewsOfShell } from '../../src/recall/shell-touches.ts';
 import { normalizePath, pathsMatch } from '../../src/text/normalize-path.ts';
 import { DIALECTS, readHistory, renderScript, type ScriptStep } from './dialects.ts';
 import { LOADER_SCRIPT } from './scenario.ts';
@@ -103,6 +103,32 @@ describe('shell and tool touches', () => {
       { path: 'c/d.md', how: 'read' },
     ]);
     expect(callTouches({ id: '6', name: 'Grep', input: { pattern: 'TODO', path: 'src/app.ts' } })).toEqual([{ path: 'src/app.ts', how: 'read' }]);
+  });
+
+  it('knows which calls show a file whole', () => {
+    expect(wholeViewsOfShell('cat ./pydicom//config.py')).toEqual(['pydicom/config.py']);
+    expect(wholeViewsOfShell('cat -n a.py b.py')).toEqual(['a.py', 'b.py']);
+    expect(wholeViewsOfShell('cat a.py | head -20')).toEqual([]);
+    expect(wholeViewsOfShell('cd /repo && cat a.py')).toEqual([]);
+    expect(wholeViewsOfShell("cat > a.py << 'EOF'\nx = 1\nEOF")).toEqual([]);
+    expect(wholeViewsOfShell('grep -n def a.py')).toEqual([]);
+    expect(wholeFileViews({ id: '1', name: 'Read', input: { file_path: '/repo/a.py' } })).toEqual(['/repo/a.py']);
+    expect(wholeFileViews({ id: '2', name: 'Read', input: { file_path: '/repo/a.py', offset: 100, limit: 50 } })).toEqual([]);
+    expect(wholeFileViews({ id: '3', name: 'str_replace_editor', input: { command: 'view', path: '/testbed/a.py' } })).toEqual(['/testbed/a.py']);
+    expect(wholeFileViews({ id: '4', name: 'str_replace_editor', input: { command: 'view', path: '/testbed/a.py', view_range: [1, 40] } })).toEqual([]);
+    expect(wholeFileViews({ id: '5', name: 'str_replace_editor', input: { command: 'create', path: 'b.py', file_text: 'x' } })).toEqual([]);
+    expect(wholeFileViews({ id: '6', name: 'bash', input: { command: 'cat src/x.ts' } })).toEqual(['src/x.ts']);
+  });
+
+  it('knows a file copied or moved aside under a backup name', () => {
+    expect(backupSourcesOfShell('cp ./pydicom/config.py ./pydicom/config.py.backup')).toEqual(['pydicom/config.py']);
+    expect(backupSourcesOfShell('mv a.py a.py.orig && cp -p lib/b.rb /tmp/b_bak.rb')).toEqual(['a.py', 'lib/b.rb']);
+    expect(backupSourcesOfShell('cp a.py b.py')).toEqual([]);
+    expect(backupSourcesOfShell('cp a.py a.py')).toEqual([]);
+    expect(backupSourcesOfShell('cp -r src src.bak')).toEqual([]);
+    expect(backupSourcesOfShell('cp a.py b.py dest/')).toEqual([]);
+    expect(backupCopies({ id: '1', name: 'bash', input: { command: 'cp config.py config.py.bak' } })).toEqual(['config.py']);
+    expect(backupCopies({ id: '2', name: 'str_replace_editor', input: { command: 'view', path: 'config.py.bak' } })).toEqual([]);
   });
 
   it('normalises and matches paths', () => {
