@@ -104,8 +104,8 @@ export class FoldSession {
     this.counterProbe = this.countTokens(COUNTER_PROBE);
     this.state = options.restoredState === undefined ? createFoldFreezeState(this.configFingerprint) : this.restore(options.restoredState);
     this.needsVerification = options.restoredState !== undefined;
-    const recall = options.recall ?? false;
-    this.recallLane = recall ? new RecallLane(recall === true ? {} : recall, this.countTokens) : null;
+    const recall = options.recall;
+    this.recallLane = recall === false ? null : recall === undefined ? new RecallLane({}, this.countTokens, 'rewrites') : new RecallLane(recall === true ? {} : recall, this.countTokens);
     const keep = options.keepReceipts ?? DEFAULT_RECEIPT_LOG_LENGTH;
     this.receiptLogLength = keep === true ? Infinity : keep === false ? 0 : keep;
     this.receiptLog = this.receiptLogLength > 0 ? [] : null;
@@ -145,9 +145,9 @@ export class FoldSession {
     return (this.receiptLog ?? []).map((receipt) => receipt.get());
   }
 
-  /** Whether this session pages folded content back in (see the `recall` option). */
+  /** Whether this session pages back every folded path and identifier touched again (`recall: true`), not only files about to be rewritten. */
   get recallEnabled(): boolean {
-    return this.recallLane !== null;
+    return this.recallLane?.pagesEverything ?? false;
   }
 
   get telemetry(): Pick<FoldFreezeState, 'epochs' | 'hotReuses' | 'calls'> {

@@ -80,3 +80,47 @@ describe('recall through FoldSession', () => {
     expect(tokens).toBeLessThanOrEqual(4_000);
   });
 });
+
+describe('rewrite recall (the default)', () => {
+  const bash = (id: string, command: string, text: string | null = null) => call(id, 'bash', { command }, text);
+  // a bash-only agent reads a file whole, greps it later, works on, then copies it aside to rewrite it
+  function rewriteHistory(): ProviderMessage[] {
+    const messages: ProviderMessage[] = [
+      { role: 'system', content: 'You are a coding agent.' },
+      { role: 'user', content: 'Fix settlement for EU merchants.' },
+      bash('cat-1', 'cat billing/settle.py', 'Reading the settlement code.'),
+      result('cat-1', PAYLOAD),
+      bash('grep-1', 'grep -n window billing/settle.py'),
+      result('grep-1', '3:    return ledger.post(invoice, window_hours=72)'),
+    ];
+    for (let n = 0; n < 14; n++) messages.push(bash(`b${n}`, `make build-${n}`, `Building part ${n}.`), result(`b${n}`, filler(n)));
+    return messages;
+  }
+  const copyAside = (messages: ProviderMessage[], command: string) => messages.push(bash('cp-1', command, 'Keeping the old file before I rewrite it.'), result('cp-1', ''));
+
+  function afterCopy(command: string, recall?: boolean) {
+    const clock = { now: 0 };
+    const session = new FoldSession({ pressureCeiling: 4_000, countTokens, now: () => clock.now, ...(recall === undefined ? {} : { recall }) });
+    const messages = rewriteHistory();
+    const folded = drive(session, messages, clock);
+    expect(viewText(folded.messages)).not.toContain(PAYLOAD);
+    copyAside(messages, command);
+    clock.now += 20_000;
+    return session.prepare(messages);
+  }
+
+  it('pages back the whole view of a file copied aside under a backup name, not a later grep of it', () => {
+    const outcome = afterCopy('cp billing/settle.py billing/settle.py.backup');
+    expect(outcome.stats.recallCardsAdded).toBe(1);
+    const last = viewText(outcome.messages.slice(-1));
+    expect(last).toContain(PAYLOAD);
+    expect(last).toContain('cat billing/settle.py');
+  });
+
+  it('adds nothing for other commands, or with recall: false', () => {
+    expect(afterCopy('cp billing/settle.py billing/other.py').stats.recallCardsAdded).toBe(0);
+    expect(afterCopy('cat billing/settle.py | head -1').stats.recallCardsAdded).toBe(0);
+    expect(afterCopy('cp billing/settle.py billing/settle.py.backup', false).stats.recallCardsAdded).toBe(0);
+    expect(new FoldSession({ pressureCeiling: 4_000 }).recallEnabled).toBe(false);
+  });
+});
