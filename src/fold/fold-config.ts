@@ -70,13 +70,16 @@ export interface FoldConfig {
 
 /**
  * Roomy profile (ceilings of 16,000 tokens and up): bands may take 78% of the ceiling, merges
- * bring them back to 60%, the raw tail folds once it passes a quarter of the ceiling. Numbers
- * chosen on the dev and dev2 corpora with the reference scorer (see README).
+ * bring them back to 60%, the raw tail folds once it passes a quarter of the ceiling or the raw
+ * working set (see `tailCapTokens`). Numbers chosen on the dev and dev2 corpora with the reference
+ * scorer (see README).
  */
 export const DEFAULT_FOLD_CONFIG: FoldConfig = Object.freeze({
   tailFraction: 0,
   bandRatio: 0.45,
-  bandFraction: 0.3,
+  // the first fold takes in everything up to the ceiling, so this cap binds there: 0.3 -> 0.38 (with
+  // the larger raw working set below) gave its Coordinate Closet room for the last three msa far needles
+  bandFraction: 0.38,
   bandsFraction: 0.78,
   // since answered calls clip live, a whole-file Write no longer forces a merge, so a merge may keep
   // more: 0.52 -> 0.6 took native Claude Code's far in-context from 93.8% to 96.9% (with the 0.12 below)
@@ -96,9 +99,10 @@ export const DEFAULT_FOLD_CONFIG: FoldConfig = Object.freeze({
   safetyFraction: 0.01,
   tailTriggerFraction: 0.25,
   seedFraction: 0.5,
-  // 0.25 still re-folds bands under 4–6k-token file views; at 16,000, 0.12 (was 0.15) pays for the larger
-  // merges above: native Claude Code cost 1.889 -> 1.830, under banded's 1.877; at 8,000 it loses identifiers
-  liveOutputFraction: 0.12,
+  // 0.25 still re-folds bands under 4–6k-token file views; at 16,000, 0.12 (was 0.15) paid for the larger
+  // merges above (native Claude Code cost 1.889 -> 1.830, under banded's 1.877), and 0.1 pays for the
+  // larger raw working set: alone, every figure but cost stayed equal and dev2 cost fell 3.741 -> 3.652; at 8,000 it loses identifiers
+  liveOutputFraction: 0.1,
   // no per-output floor: at 0.12 a step of seven parallel Reads could take 84% of the ceiling, so the
   // next step re-folded at once. Measured on this engine, the floor kept nothing: every figure but
   // cost was equal without it at 12,000, 14,000, 16,000, 24,000 and 32,000, and native Claude Code's
@@ -123,6 +127,8 @@ export const TIGHT_FOLD_CONFIG: FoldConfig = Object.freeze({
   fullMergeShare: 1,
   // 0.12 cut cost at 8,000 but lost far in-context identifiers (dev 96.9% -> 96.4%, openhands 93.8% -> 87.5%)
   liveOutputFraction: 0.15,
+  // at 8,000 the head and the live step leave little room: a longer raw tail or larger bands force merges
+  bandFraction: 0.3,
   // bands that merge often are the only record of most identifiers
   closetFraction: 0.2,
   // more windows cost bare values, which a small closet needs more
@@ -136,11 +142,29 @@ export const TIGHT_FOLD_CONFIG: FoldConfig = Object.freeze({
   lineWeights: { ...DEFAULT_LINE_VALUE_WEIGHTS, identifier: 0.8, outputEchoed: 0 },
 });
 
-/** Folds as soon as the raw tail passes a fifth of the ceiling, from the first call on. */
+/** Folds as soon as the raw tail passes a fifth of the ceiling (or the raw working set), from the first call on. */
 export const ALWAYS_ON_FOLD_CONFIG: FoldConfig = Object.freeze({ ...DEFAULT_FOLD_CONFIG, tailTriggerFraction: 0.2, alwaysOn: true });
 
 /** The raw working set (the last few tool outputs) is absolute: the tail cap never goes below it. */
 export const MIN_TAIL_CAP_TOKENS = 4_000;
+/**
+ * Where the window has room, the working set kept raw grows to this many tokens (at most
+ * RAW_WORKING_SET_SHARE of the ceiling): the size of an agent's last few steps does not grow with
+ * the window, so ceilings from 32,000 up keep their quarter. 4,000 -> 7,200 at 16,000, with
+ * `bandFraction` 0.38: dev far reuse 93.4% -> 95.4%, msa's far in-context 96.3% -> 100%, dev cost
+ * +5.6% (2.9% under banded); native Claude Code, held out, cost +6.7% (1.4% under banded) with its
+ * figures kept (far reuse 86.2% -> 86.0%).
+ */
+export const RAW_WORKING_SET_TOKENS = 7_200;
+/** The working set leaves most of a small window to the bands: at 8,000 the floor above holds. */
+export const RAW_WORKING_SET_SHARE = 0.45;
+
+/** Tokens the raw tail may reach before it folds under the ceiling (see `tailTriggerFraction`). */
+export function tailCapTokens(config: FoldConfig, ceiling: number | null): number {
+  if (ceiling === null || config.tailTriggerFraction === false) return Number.POSITIVE_INFINITY;
+  const workingSet = Math.max(MIN_TAIL_CAP_TOKENS, Math.min(RAW_WORKING_SET_TOKENS, ceiling * RAW_WORKING_SET_SHARE));
+  return Math.max(ceiling * config.tailTriggerFraction, workingSet);
+}
 
 const TIGHT_CEILING = 8_000;
 const ROOMY_CEILING = 16_000;
@@ -153,6 +177,7 @@ export function foldConfigForCeiling(ceiling: number | null): FoldConfig {
   const mix = (roomy: number, tight: number) => roomy + (tight - roomy) * t;
   return {
     ...DEFAULT_FOLD_CONFIG,
+    bandFraction: mix(DEFAULT_FOLD_CONFIG.bandFraction, TIGHT_FOLD_CONFIG.bandFraction),
     bandsFraction: mix(DEFAULT_FOLD_CONFIG.bandsFraction, TIGHT_FOLD_CONFIG.bandsFraction),
     mergeFraction: mix(DEFAULT_FOLD_CONFIG.mergeFraction, TIGHT_FOLD_CONFIG.mergeFraction),
     fullMergeShare: mix(DEFAULT_FOLD_CONFIG.fullMergeShare ?? 1, TIGHT_FOLD_CONFIG.fullMergeShare ?? 1),

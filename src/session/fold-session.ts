@@ -1,6 +1,6 @@
 import { LineTokenCache, messageTokensUpperBound, readAheadLines } from '../fold/build-band.ts';
 import type { Band } from '../fold/band.ts';
-import { MIN_TAIL_CAP_TOKENS, resolveFoldConfig, type FoldConfig } from '../fold/fold-config.ts';
+import { resolveFoldConfig, tailCapTokens, type FoldConfig } from '../fold/fold-config.ts';
 import { DEFAULT_FREEZE_CONFIG, evaluateFoldFreeze, type FreezeConfig } from '../freeze/evaluate-freeze.ts';
 import { commitFoldFreeze, createFoldFreezeState, hasSealedPrefix, touchFoldFreeze, type EpochReason, type FoldFreezeState } from '../freeze/freeze-state.ts';
 import { decodeSavedState } from '../freeze/decode-saved-state.ts';
@@ -210,7 +210,7 @@ export class FoldSession {
         ceilingTokens: ceiling === null ? Number.POSITIVE_INFINITY : countedBudget(calibration, ceiling),
         tailChars: this.tailChars(),
         tailTokens: transcript.tokensBetween(Math.min(this.state.coveredEnd, transcript.length), transcript.length),
-        tailCapTokens: ceiling !== null && this.config.tailTriggerFraction !== false ? Math.max(ceiling * this.config.tailTriggerFraction, MIN_TAIL_CAP_TOKENS) / calibration.factor : Number.POSITIVE_INFINITY,
+        tailCapTokens: tailCapTokens(this.config, ceiling) / calibration.factor,
         alwaysOn: this.config.alwaysOn === true,
         now,
         hardEpoch: options.hardEpoch === true,
