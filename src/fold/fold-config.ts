@@ -79,7 +79,7 @@ export const DEFAULT_FOLD_CONFIG: FoldConfig = Object.freeze({
   bandRatio: 0.45,
   // binds on the first fold, which takes in everything up to the ceiling (later ones fold about the raw
   // working set): at 0.3 that band kept a third of what it folded, at 0.38 about `bandRatio`, as later
-  // bands do. With the working set below it kept msa's last three far needles (0.34 kept none of them)
+  // bands do. With the working set below it kept msa's last three far needles (0.34 kept one of them)
   bandFraction: 0.38,
   bandsFraction: 0.78,
   // since answered calls clip live, a whole-file Write no longer forces a merge, so a merge may keep
