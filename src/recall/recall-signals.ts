@@ -89,4 +89,3 @@ export function extractRewriteSignals(messages: readonly CanonicalMessage[], fro
 }
 
 const newestFirst = (a: RecallSignal, b: RecallSignal) => b.messageIndex - a.messageIndex || SOURCE_RANK[a.source] - SOURCE_RANK[b.source];
-
