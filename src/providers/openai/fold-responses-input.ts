@@ -1,6 +1,6 @@
-import type { ProviderMessage } from '../messages/types.ts';
-import type { FoldOutcome, FoldPrepareOptions } from '../session/fold-outcome.ts';
-import type { FoldSession } from '../session/fold-session.ts';
+import type { ProviderMessage } from '../../messages/types.ts';
+import type { FoldOutcome, FoldPrepareOptions } from '../../session/fold-outcome.ts';
+import type { FoldSession } from '../../session/fold-session.ts';
 import { readResponsesUsage, type ResponsesUsageLike } from './read-responses-usage.ts';
 
 export interface FoldResponsesInputOptions extends Omit<FoldPrepareOptions, 'measuredInputTokens'> {

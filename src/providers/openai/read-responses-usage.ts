@@ -1,4 +1,4 @@
-import { FoldOptionsError } from '../messages/fold-input-error.ts';
+import { FoldOptionsError } from '../../messages/fold-input-error.ts';
 
 /** The part of a Responses `usage` object this reader looks at. */
 export interface ResponsesUsageLike {

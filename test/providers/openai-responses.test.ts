@@ -13,7 +13,7 @@ import OpenAI from 'openai';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FoldSession, FoldInputError, FoldOptionsError, type FoldOutcome } from '../../src/index.ts';
-import { foldResponsesInput, readResponsesUsage } from '../../src/openai-responses/index.ts';
+import { foldResponsesInput, readResponsesUsage } from '../../src/providers/openai/index.ts';
 import { thrownBy } from '../helpers/thrown.ts';
 import { viewTokens } from '../helpers/view-checks.ts';
 

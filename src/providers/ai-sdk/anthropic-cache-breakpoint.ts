@@ -1,9 +1,5 @@
-import { isRecord } from '../text/is-record.ts';
-/** Anthropic's cache control as the AI SDK's Anthropic provider takes it in `providerOptions.anthropic`. */
-export interface AnthropicCacheControl {
-  readonly type: 'ephemeral';
-  readonly ttl?: '5m' | '1h';
-}
+import { isRecord } from '../../text/is-record.ts';
+import type { AnthropicCacheControl } from '../anthropic/cache-breakpoints.ts';
 
 export const DEFAULT_ANTHROPIC_CACHE_CONTROL: AnthropicCacheControl = { type: 'ephemeral' };
 

@@ -8,7 +8,7 @@ import { generateText, jsonSchema, modelMessageSchema, simulateReadableStream, s
 import { MockLanguageModelV3 } from 'ai/test';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { foldPrepareStep, withAnthropicCacheBreakpoint } from '../../src/ai-sdk/index.ts';
+import { foldPrepareStep, withAnthropicCacheBreakpoint } from '../../src/providers/ai-sdk/index.ts';
 import { FoldSession, type FoldOutcome } from '../../src/index.ts';
 import { viewTokens } from '../helpers/view-checks.ts';
 

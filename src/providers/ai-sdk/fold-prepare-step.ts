@@ -1,7 +1,8 @@
-import type { ProviderMessage } from '../messages/types.ts';
-import type { FoldOutcome } from '../session/fold-outcome.ts';
-import type { FoldSession } from '../session/fold-session.ts';
-import { DEFAULT_ANTHROPIC_CACHE_CONTROL, withAnthropicCacheBreakpoint, type AnthropicCacheControl } from './anthropic-cache-breakpoint.ts';
+import type { ProviderMessage } from '../../messages/types.ts';
+import type { FoldOutcome } from '../../session/fold-outcome.ts';
+import type { FoldSession } from '../../session/fold-session.ts';
+import type { AnthropicCacheControl } from '../anthropic/cache-breakpoints.ts';
+import { DEFAULT_ANTHROPIC_CACHE_CONTROL, withAnthropicCacheBreakpoint } from './anthropic-cache-breakpoint.ts';
 
 export interface FoldPrepareStepOptions {
   /** Put Anthropic's cache breakpoint on the sealed boundary (`true` for a 5-minute ephemeral one). */

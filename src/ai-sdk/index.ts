@@ -1,2 +1,0 @@
-export { foldPrepareStep, type FoldPrepareStepOptions, type PrepareStepInput } from './fold-prepare-step.ts';
-export { DEFAULT_ANTHROPIC_CACHE_CONTROL, withAnthropicCacheBreakpoint, type AnthropicCacheControl } from './anthropic-cache-breakpoint.ts';
