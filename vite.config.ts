@@ -16,7 +16,7 @@ export default defineConfig({
         index: entry('src/index.ts'),
         fold: entry('src/fold/index.ts'),
         freeze: entry('src/freeze/index.ts'),
-        'raw-rebirth-seed': entry('src/rebirth/index.ts'),
+        rebirth: entry('src/rebirth/index.ts'),
         budget: entry('src/budget/index.ts'),
         episodes: entry('src/episodes/index.ts'),
         glyphs: entry('src/glyphs/index.ts'),

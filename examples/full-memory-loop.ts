@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  createMemoryEpisodeStore, deriveEpisodesFromMessages, FoldSession, RECALL_CARD_OPENING, recallEpisodeCards, recordEpisodes, type ProviderMessage,
-} from 'warpfold';
+import { createMemoryEpisodeStore, deriveEpisodesFromMessages, recallEpisodeCards, recordEpisodes } from 'warpfold/episodes';
+import { FoldSession, type ProviderMessage } from 'warpfold';
+import { RECALL_CARD_OPENING } from 'warpfold/recall';
 
 const sessionFile = process.argv[2] ?? fileURLToPath(new URL('../test/fixtures/sessions/msa-ds-chat-test-django__django-12589.json', import.meta.url));
 const history: ProviderMessage[] = JSON.parse(readFileSync(sessionFile, 'utf8')).messages;

@@ -1,4 +1,5 @@
-import { BudgetInputError, resolveContextBudget, type FoldSessionOptions } from '../src/index.ts';
+import { BudgetInputError, resolveContextBudget } from '../src/budget/index.ts';
+import { type FoldSessionOptions } from '../src/index.ts';
 import { ApiError } from './api-error.ts';
 
 /** How a session folds; stored with it and replaced by the `options` of a later call. */

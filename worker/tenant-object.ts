@@ -1,5 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
-import { recordEpisodes, restoreTaskRail, serializeTaskRail, type Episode, type RecordEpisodesResult, type SerializedTaskRail } from '../src/index.ts';
+import { recordEpisodes, type Episode, type RecordEpisodesResult } from '../src/episodes/index.ts';
+import { restoreTaskRail, serializeTaskRail, type SerializedTaskRail } from '../src/task-rail/index.ts';
 import { createDurableObjectStore, type WarpfoldStorage } from '../src/storage/durable-object.ts';
 import { ApiError, settleRpc, type RpcResult } from './api-error.ts';
 import { logEvent } from './log-event.ts';

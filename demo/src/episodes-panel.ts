@@ -1,5 +1,6 @@
 /** Episodes harvested from loaded sessions, kept in IndexedDB: listed newest first and searched by path. */
-import { deriveEpisodesFromMessages, recordEpisodes, type Episode, type EpisodeStore, type ProviderMessage } from '../../src/index.ts';
+import { deriveEpisodesFromMessages, recordEpisodes, type Episode, type EpisodeStore } from '../../src/episodes/index.ts';
+import { type ProviderMessage } from '../../src/index.ts';
 import { clear, element } from './ui/dom.ts';
 
 export class EpisodesPanel {

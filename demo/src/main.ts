@@ -2,7 +2,8 @@
  * The fold inspector: load a transcript, fold it in a Web Worker, scrub call by call through what
  * the model would have seen, and see what each fold kept (through its receipt) and what it cost.
  */
-import { resolveContextBudget, type FoldReceipt, type ProviderMessage } from '../../src/index.ts';
+import { resolveContextBudget } from '../../src/budget/index.ts';
+import { type FoldReceipt, type ProviderMessage } from '../../src/index.ts';
 import { PRICE_TABLE } from '../../src/tokens/price-table.ts';
 import { EpisodesPanel } from './episodes-panel.ts';
 import { openEpisodeStore } from './episodes/open-store.ts';

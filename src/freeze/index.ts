@@ -4,10 +4,10 @@
  * fold loop over `warpfold/fold` use it directly.
  */
 export { DEFAULT_FREEZE_CONFIG, evaluateFoldFreeze, type FreezeConfig, type FreezeDecision, type FreezeInput } from './evaluate-freeze.ts';
-export { commitFoldFreeze, createFoldFreezeState, EPOCH_REASONS, hasSealedPrefix, touchFoldFreeze, type ClippedMessage, type EpochReason, type FoldCommit, type FoldFreezeState, type RebirthSeedState } from './freeze-state.ts';
+export { commitFoldFreeze, createFoldFreezeState, EPOCH_REASONS, hasSealedPrefix, touchFoldFreeze, type ClippedMessage, type FoldCommit, type FoldFreezeState, type RebirthSeedState } from './freeze-state.ts';
 export type { Calibration } from './calibration.ts';
 export { restoreFoldFreezeState, serializeFoldFreezeState, type SerializedFoldFreezeState } from './serialize.ts';
-export { FoldStateError, type FoldStateProblem } from './fold-state-error.ts';
+export type { FoldStateProblem } from './fold-state-error.ts';
 export {
   SAVED_SESSION_FORMAT,
   SAVED_SESSION_VERSION,
@@ -19,7 +19,6 @@ export {
   type SavedCard,
   type SavedClip,
   type SavedCounters,
-  type SavedFoldSession,
   type SavedFoldState,
   type SavedHistory,
   type SavedRecall,

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { EpochReason } from '../freeze/index.ts';
+import type { EpochReason } from '../freeze/freeze-state.ts';
 import type { ProviderMessage } from '../messages/types.ts';
 import { claudeSessionFilePath } from '../providers/claude-cli/index.ts';
 import { FoldSession, type FoldSessionOptions } from '../session/index.ts';

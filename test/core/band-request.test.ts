@@ -1,7 +1,8 @@
 /** Every band is requested through one builder, so `foldContext` folds by the config it is given, `callShare` included. */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FOLD_CONFIG, foldContext, type ProviderMessage } from '../../src/index.ts';
+import { DEFAULT_FOLD_CONFIG, type ProviderMessage } from '../../src/index.ts';
+import { foldContext } from '../../src/fold/index.ts';
 
 function history(): ProviderMessage[] {
   const messages: ProviderMessage[] = [{ role: 'user', content: 'Audit every handler in src/service for missing timeouts.' }];

@@ -5,7 +5,8 @@
  */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { foldConfigForCeiling, FoldSession, TIGHT_FOLD_CONFIG, DEFAULT_FOLD_CONFIG, type ProviderMessage } from '../../src/index.ts';
+import { foldConfigForCeiling } from '../../src/fold/index.ts';
+import { FoldSession, TIGHT_FOLD_CONFIG, DEFAULT_FOLD_CONFIG, type ProviderMessage } from '../../src/index.ts';
 
 const CEILING = 8_000;
 

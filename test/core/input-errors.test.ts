@@ -6,7 +6,8 @@
  */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { FoldInputError, FoldSession, FoldStateError, SAVED_SESSION_VERSION, type FoldPrepareOptions, type ProviderMessage } from '../../src/index.ts';
+import { FoldInputError, FoldSession, FoldStateError, type FoldPrepareOptions, type ProviderMessage } from '../../src/index.ts';
+import { SAVED_SESSION_VERSION } from '../../src/freeze/index.ts';
 import { DIALECTS, toDialect, type Dialect } from '../helpers/dialects.ts';
 import { preparePoints } from '../helpers/drive.ts';
 import { keyProblems, pairingProblems, textOf, viewTokens } from '../helpers/view-checks.ts';

@@ -1,7 +1,9 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '../helpers/fixtures.ts';
-import { buildRawRebirthSeedFromMessages, FoldSession, REBIRTH_SEED_DIRECTIVE, startTaskRail, unwrapTaskRail, type ProviderMessage } from '../../src/index.ts';
+import { buildRawRebirthSeedFromMessages, REBIRTH_SEED_DIRECTIVE } from '../../src/rebirth/index.ts';
+import { FoldSession, type ProviderMessage } from '../../src/index.ts';
+import { startTaskRail, unwrapTaskRail } from '../../src/task-rail/index.ts';
 
 const call = (id: string, command: string, text: string | null = null): ProviderMessage => ({
   role: 'assistant',

@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { estimateTokens, FoldSession, type FoldReceipt } from '../../src/index.ts';
+import { estimateTokens } from '../../src/fold/index.ts';
+import { FoldSession, type FoldReceipt } from '../../src/index.ts';
 import { fnv1a } from '../../src/text/hash.ts';
 import { arbitraryHistory } from '../helpers/arbitraries.ts';
 import { callsOf, DIALECTS } from '../helpers/dialects.ts';

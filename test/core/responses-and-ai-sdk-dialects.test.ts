@@ -6,7 +6,8 @@
  */
 import { modelMessageSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { foldContext, FoldSession, FoldInputError } from '../../src/index.ts';
+import { foldContext } from '../../src/fold/index.ts';
+import { FoldSession, FoldInputError } from '../../src/index.ts';
 import { detectDialect, Transcript, type ProviderMessage } from '../../src/messages/index.ts';
 import { estimateTokens } from '../../src/text/estimate-tokens.ts';
 import { pairingProblems, viewTokens } from '../helpers/view-checks.ts';

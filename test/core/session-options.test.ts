@@ -1,6 +1,8 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { FoldSession, resolveContextBudget, startTaskRail, unwrapTaskRail, type ProviderMessage } from '../../src/index.ts';
+import { FoldSession, type ProviderMessage } from '../../src/index.ts';
+import { resolveContextBudget } from '../../src/budget/index.ts';
+import { startTaskRail, unwrapTaskRail } from '../../src/task-rail/index.ts';
 
 const history: ProviderMessage[] = [
   { role: 'system', content: 'You are a coding agent.' },

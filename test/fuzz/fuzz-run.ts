@@ -15,7 +15,8 @@
  */
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { seededRandom } from '../../bench/scenario/seeded-random.ts';
-import { estimateTokens, FoldInputError, FoldSession, type FoldOutcome, type FoldSessionOptions, type TokenCounter } from '../../src/index.ts';
+import { estimateTokens } from '../../src/fold/index.ts';
+import { FoldInputError, FoldSession, type FoldOutcome, type FoldSessionOptions, type TokenCounter } from '../../src/index.ts';
 import { toDialect, type Dialect, type ProviderMessage } from '../helpers/dialects.ts';
 import { preparePoints } from '../helpers/drive.ts';
 import { deepFreeze, pairingProblems, viewTokens } from '../helpers/view-checks.ts';

@@ -3,7 +3,8 @@
  * tests: size under the ceiling, pairing and keys per dialect, skeleton lines and closet values of
  * every fold block, folds smaller than what they replace, and the latest instruction present.
  */
-import { FOLD_ACKNOWLEDGEMENT, type FoldOutcome, type TokenCounter } from '../../src/index.ts';
+import { FOLD_ACKNOWLEDGEMENT } from '../../src/fold/index.ts';
+import { type FoldOutcome, type TokenCounter } from '../../src/index.ts';
 import { isInstruction, proseOf, type Dialect, type ProviderMessage } from './dialects.ts';
 import { closetValues, foldBlocks, keyProblems, pairingProblems, skeletonProblems, stringLeaves, syntheticText, textOf, viewTokens } from './view-checks.ts';
 

@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
-import { ALWAYS_ON_FOLD_CONFIG, estimateTokens, FoldSession, type FoldOutcome, type FoldPrepareOptions, type FoldSessionOptions, type TokenCounter } from '../../src/index.ts';
+import { ALWAYS_ON_FOLD_CONFIG, estimateTokens } from '../../src/fold/index.ts';
+import { FoldSession, type FoldOutcome, type FoldPrepareOptions, type FoldSessionOptions, type TokenCounter } from '../../src/index.ts';
 import { arbitraryHistory, type ScriptShape } from './arbitraries.ts';
 import { callsOf, resultsOf, type Dialect, type ProviderMessage } from './dialects.ts';
 import { ManualClock, preparePoints } from './drive.ts';

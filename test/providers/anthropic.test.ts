@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FoldSession } from '../../src/index.ts';
-import { ANTHROPIC_EXTENDED_TTL_BETA, prepareAnthropicCachedRequest, ProviderInputError, readAnthropicUsage } from '../../src/providers/anthropic/index.ts';
+import { ANTHROPIC_EXTENDED_TTL_BETA, prepareAnthropicCachedRequest, readAnthropicUsage } from '../../src/providers/anthropic/index.ts';
 import { readTranscript } from '../../src/transcripts/index.ts';
+import { ProviderInputError } from '../../src/index.ts';
 
 const deepFreeze = <T>(value: T): T => {
   if (value !== null && typeof value === 'object') {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FoldSession } from '../../src/index.ts';
-import { buildCodexSeedItems, codexInjectItemsRequest, codexReconstructionDue, codexSeedRows, readCodexRolloutJsonl, renderCodexRollout } from '../../src/providers/codex-cli/index.ts';
+import { buildCodexSeedItems, codexInjectItemsRequest, codexReconstructionDue, codexSeedRows, renderCodexRollout } from '../../src/providers/codex-cli/index.ts';
+import { readCodexRolloutJsonl } from '../../src/transcripts/index.ts';
 
 const now = () => 1_764_583_200_000;
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FoldSession } from '../../src/index.ts';
 import { mergeAdjacentRoles } from '../../src/transcripts/index.ts';
-import { latestGeminiCliUsage, readGeminiCliChat, rewriteGeminiCliChat } from '../../src/providers/gemini-cli/index.ts';
+import { latestGeminiCliUsage, rewriteGeminiCliChat } from '../../src/providers/gemini-cli/index.ts';
+import { readGeminiCliChat } from '../../src/transcripts/index.ts';
 
 const now = () => 1_764_583_200_000;
 const header = { sessionId: '3f1c9a2e-7b2d-4f7a-9d55-0f5e2a1b6c44', projectHash: 'a33c3345ed592a7d6c2eb32b6ad11a280e0cafc473b2669402655b56894f5391', startTime: '2026-11-30T10:00:00.000Z', lastUpdated: '2026-11-30T10:00:00.000Z', kind: 'main' };

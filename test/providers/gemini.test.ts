@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { geminiSealedCacheBody, prepareGeminiRequest, ProviderInputError, readGeminiUsage } from '../../src/providers/gemini/index.ts';
+import { geminiSealedCacheBody, prepareGeminiRequest, readGeminiUsage } from '../../src/providers/gemini/index.ts';
+import { ProviderInputError } from '../../src/index.ts';
 
 const contents = [
   { role: 'user', parts: [{ text: 'list files' }] },

@@ -1,8 +1,9 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FoldSession } from '../../src/index.ts';
-import { openAIPromptCacheKey, prepareOpenAIChatRequest, prepareOpenAIResponsesRequest, ProviderInputError, readOpenAIUsage } from '../../src/providers/openai/index.ts';
+import { openAIPromptCacheKey, prepareOpenAIChatRequest, prepareOpenAIResponsesRequest, readOpenAIUsage } from '../../src/providers/openai/index.ts';
 import { startProviderServer, type ProviderServer } from '../helpers/provider-server.ts';
+import { ProviderInputError } from '../../src/index.ts';
 
 const tools = [{ type: 'function', function: { name: 'bash', description: 'Run a command', parameters: { type: 'object', properties: { command: { type: 'string' } } } } }];
 const view = [

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FoldSession } from '../../src/index.ts';
-import { prepareAnthropicCachedRequest, ProviderInputError } from '../../src/providers/anthropic/index.ts';
+import { prepareAnthropicCachedRequest } from '../../src/providers/anthropic/index.ts';
 import { buildClaudeCodeSession, claudeCodeRows } from '../../src/providers/claude-cli/index.ts';
 import { geminiCliMessageRecords } from '../../src/providers/gemini-cli/index.ts';
 import { readClaudeCodeJsonl, readGeminiCliChat } from '../../src/transcripts/index.ts';
 import { arbitraryHistory } from '../helpers/arbitraries.ts';
+import { ProviderInputError } from '../../src/index.ts';
 
 const SHAPE = { maxTurns: 5, maxStepsPerTurn: 6, hugeWeight: 1 };
 const ttl = fc.constantFrom<'5m' | '1h' | undefined>('5m', '1h', undefined);

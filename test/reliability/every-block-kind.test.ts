@@ -8,7 +8,8 @@
 import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { estimateTokens, FoldSession, type ProviderMessage } from '../../src/index.ts';
+import { estimateTokens } from '../../src/fold/index.ts';
+import { FoldSession, type ProviderMessage } from '../../src/index.ts';
 import { Transcript } from '../../src/messages/index.ts';
 import { imageTokens } from '../../src/messages/media-tokens.ts';
 import { extraBlocks, pngBase64, withBlockKinds } from '../helpers/block-kinds.ts';

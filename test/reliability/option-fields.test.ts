@@ -5,19 +5,8 @@
  * `closetFraction` used to be dropped, and a string share passed). Every built-in config passes.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  ALWAYS_ON_FOLD_CONFIG,
-  DEFAULT_FOLD_CONFIG,
-  foldConfigForCeiling,
-  foldContext,
-  FoldOptionsError,
-  FoldSession,
-  TIGHT_FOLD_CONFIG,
-  type FoldConfig,
-  type FoldPrepareOptions,
-  type FoldSessionOptions,
-  type ProviderMessage,
-} from '../../src/index.ts';
+import { ALWAYS_ON_FOLD_CONFIG, foldConfigForCeiling, foldContext } from '../../src/fold/index.ts';
+import { DEFAULT_FOLD_CONFIG, FoldOptionsError, FoldSession, TIGHT_FOLD_CONFIG, type FoldConfig, type FoldPrepareOptions, type FoldSessionOptions, type ProviderMessage } from '../../src/index.ts';
 import { thrownBy } from '../helpers/thrown.ts';
 
 const history: ProviderMessage[] = [

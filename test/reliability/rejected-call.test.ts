@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { estimateTokens, FoldSession, type FoldPrepareOptions, type ProviderMessage } from '../../src/index.ts';
+import { estimateTokens } from '../../src/fold/index.ts';
+import { FoldSession, type FoldPrepareOptions, type ProviderMessage } from '../../src/index.ts';
 import { arbitraryHistory } from '../helpers/arbitraries.ts';
 import { DIALECTS } from '../helpers/dialects.ts';
 import { preparePoints } from '../helpers/drive.ts';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { FoldSession, type ProviderMessage } from '../../src/index.ts';
 import { pairToolCalls, Transcript } from '../../src/messages/index.ts';
-import { estimateTokens } from '../../src/index.ts';
+import { estimateTokens } from '../../src/fold/index.ts';
 
 const WORDS = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu'.split(' ');
 const say = (count: number, offset: number) => Array.from({ length: count }, (_, n) => WORDS[(n + offset) % WORDS.length]).join(' ');

@@ -7,7 +7,8 @@
  */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { FoldInputError, FoldOptionsError, FoldSession, MAX_VALUE_DEPTH, type FoldPrepareOptions, type FoldSessionOptions, type ProviderMessage } from '../../src/index.ts';
+import { FoldInputError, FoldOptionsError, FoldSession, type FoldPrepareOptions, type FoldSessionOptions, type ProviderMessage } from '../../src/index.ts';
+import { MAX_VALUE_DEPTH } from '../../src/fold/index.ts';
 import { startTaskRail } from '../../src/task-rail/index.ts';
 import { thrownBy } from '../helpers/thrown.ts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deriveEpisodesFromMessages, serializeTaskRail, sprint, startTaskRail, unwrapTaskRail } from '../../src/index.ts';
+import { deriveEpisodesFromMessages } from '../../src/episodes/index.ts';
+import { serializeTaskRail, sprint, startTaskRail, unwrapTaskRail } from '../../src/task-rail/index.ts';
 import { call, freshId, json, realHistory, tokenFor } from './worker-client.ts';
 
 const rail = (id: string) => unwrapTaskRail(startTaskRail({ id, title: 'Fix the pydicom issue', now: 1_000 }));

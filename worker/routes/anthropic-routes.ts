@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { FoldInputError, FoldSession, type ProviderMessage } from '../../src/index.ts';
-import { prepareAnthropicCachedRequest, ProviderInputError } from '../../src/providers/anthropic/index.ts';
+import { FoldInputError, FoldSession, ProviderInputError, type ProviderMessage } from '../../src/index.ts';
+import { prepareAnthropicCachedRequest } from '../../src/providers/anthropic/index.ts';
 import { ApiError, unwrapRpc } from '../api-error.ts';
 import type { AppEnv } from '../app-env.ts';
 import { sessionObjectName } from '../durable-object-names.ts';

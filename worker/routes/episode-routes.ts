@@ -1,5 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { deriveEpisodesFromMessages, FoldInputError } from '../../src/index.ts';
+import { deriveEpisodesFromMessages } from '../../src/episodes/index.ts';
+import { FoldInputError } from '../../src/index.ts';
 import { ApiError, unwrapRpc } from '../api-error.ts';
 import type { AppEnv } from '../app-env.ts';
 import { tenantObjectName } from '../durable-object-names.ts';

@@ -1,5 +1,5 @@
 /** The episode store of the inspector: the library's IndexedDB backend, one database for the page. */
-import type { EpisodeStore } from '../../../src/index.ts';
+import type { EpisodeStore } from '../../../src/episodes/index.ts';
 import { createIndexedDbStore } from '../../../src/storage/indexeddb.ts';
 
 export const EPISODE_DATABASE = 'warpfold-inspector';

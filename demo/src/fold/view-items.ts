@@ -1,5 +1,6 @@
 /** Describes a view against the raw history: which items are raw messages, which are bands (and which receipt wrote them). */
-import { FOLD_ACKNOWLEDGEMENT, type FoldOutcome, type FoldReceipt, type ProviderMessage } from '../../../src/index.ts';
+import { FOLD_ACKNOWLEDGEMENT } from '../../../src/fold/index.ts';
+import { type FoldOutcome, type FoldReceipt, type ProviderMessage } from '../../../src/index.ts';
 import { contentText } from '../../../src/tokens/index.ts';
 import { renderedMessage, textTokens } from '../../../bench/strategies/message-tokens.ts';
 import type { BenchMessage } from '../../../bench/strategies/types.ts';

@@ -4,7 +4,8 @@
  * benchmark's `{ messages }` files, Claude Code session JSONL, Codex CLI rollouts and Gemini CLI
  * chat files. Anything else is refused with an error that names where (line, message index).
  */
-import { detectTurns, FoldInputError, type ProviderMessage } from '../../../src/index.ts';
+import { detectTurns } from '../../../src/fold/index.ts';
+import { FoldInputError, type ProviderMessage } from '../../../src/index.ts';
 import { readTranscript, TranscriptFormatError, type TranscriptIssue } from '../../../src/transcripts/index.ts';
 
 export class InputError extends Error {

@@ -4,5 +4,3 @@
  */
 export { buildClaudeCodeSession, claudeCodeRows, claudeProjectDirectoryName, claudeSessionFilePath, type ClaudeCodeSession, type ClaudeCodeSessionOptions } from './claude-code-session.ts';
 export { claudeStreamUserLine, readClaudeStreamLine, type ClaudeStreamEvent } from './stream-json.ts';
-export { readClaudeCodeJsonl } from '../../transcripts/read-claude-code.ts';
-export { ProviderInputError } from '../provider-error.ts';

@@ -1,4 +1,2 @@
 /** Gemini CLI pack (pure): rewrite a chat recording to hold a folded view, and read its latest measured tokens. */
 export { geminiCliMessageRecords, latestGeminiCliUsage, rewriteGeminiCliChat, type GeminiCliMessageRecord } from './gemini-cli-chat.ts';
-export { readGeminiCliChat } from '../../transcripts/read-gemini-cli.ts';
-export { ProviderInputError } from '../provider-error.ts';
