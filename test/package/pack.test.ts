@@ -76,7 +76,7 @@ describe('the packed tarball', () => {
     tarball = join(root, report[0].filename);
 
     mkdirSync(consumer());
-    writeFileSync(join(consumer(), 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { warpfold: `file:../${report[0].filename}` } }, null, 2));
+    writeFileSync(join(consumer(), 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { warpfold: `file:../${report[0].filename}`, 'gpt-tokenizer': '4.0.0', idb: '8.0.4' } }, null, 2));
     writeFileSync(join(consumer(), 'deno.json'), JSON.stringify({ nodeModulesDir: 'manual' }));
     writeFileSync(join(consumer(), 'check.mjs'), CHECK);
     writeFileSync(join(consumer(), 'node-main.mjs'), `import { result } from './check.mjs';\nconsole.log(JSON.stringify(result));\n`);
@@ -94,7 +94,16 @@ describe('the packed tarball', () => {
     const paths = packed.files.map((file) => file.path);
     for (const path of ['dist/index.js', 'dist/types/index.d.ts', 'dist/tokens.js', 'LICENSE', 'README.md', 'package.json']) expect(paths).toContain(path);
     expect(paths.filter((path) => /^(src|test|bench|examples|scripts)\//.test(path))).toEqual([]);
-    const manifest = JSON.parse(readFileSync(join(consumer(), 'node_modules/warpfold/package.json'), 'utf8')) as { exports: Record<string, string | { types: string; import: string }> };
+    const manifest = JSON.parse(readFileSync(join(consumer(), 'node_modules/warpfold/package.json'), 'utf8')) as {
+      exports: Record<string, string | { types: string; import: string }>;
+      dependencies?: Record<string, string>;
+      peerDependencies: Record<string, string>;
+      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+    };
+    // installing the core pulls in nothing: the tokenizer and idb are optional peers of the subpaths that load them
+    expect(manifest.dependencies).toBeUndefined();
+    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(['gpt-tokenizer', 'idb']);
+    for (const peer of Object.keys(manifest.peerDependencies)) expect(manifest.peerDependenciesMeta[peer]?.optional, peer).toBe(true);
     for (const [subpath, target] of Object.entries(manifest.exports)) {
       if (typeof target === 'string') continue;
       expect(Object.keys(target)[0], `${subpath}: types first`).toBe('types');
