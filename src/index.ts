@@ -12,7 +12,8 @@ export { FOLD_RECEIPT_FORMAT, FOLD_RECEIPT_VERSION, type FoldReceipt, type BandR
 export { ALWAYS_ON_FOLD_CONFIG, DEFAULT_FOLD_CONFIG, TIGHT_FOLD_CONFIG, foldConfigForCeiling, type FoldConfig, type FoldConfigOverrides } from './fold/fold-config.ts';
 export { DEFAULT_FREEZE_CONFIG, EPOCH_REASONS, type FreezeConfig, type EpochReason } from './freeze/index.ts';
 export { FoldStateError, SAVED_SESSION_FORMAT, SAVED_SESSION_VERSION, type FoldStateProblem, type SavedBand, type SavedBandOrigins, type SavedIdentifierKind, type SavedLineKind, type SavedCalibration, type SavedCard, type SavedClip, type SavedCounters, type SavedFoldSession, type SavedFoldState, type SavedHistory, type SavedRecall, type SavedResidentRecall, type SavedSeed } from './freeze/index.ts';
-export { detectTurns, FoldInputError, FoldOptionsError, isUserTurnBoundary, MAX_VALUE_DEPTH, type CanonicalMessage, type Dialect, type ProviderMessage, type TokenCounter, type Turn } from './messages/index.ts';
+export { FoldInputError, FoldOptionsError, WarpfoldError, type WarpfoldErrorCode } from './errors.ts';
+export { detectTurns, isUserTurnBoundary, MAX_VALUE_DEPTH, type CanonicalMessage, type Dialect, type ProviderMessage, type TokenCounter, type Turn } from './messages/index.ts';
 export { nominateVerbatim } from './closet/index.ts';
 export { estimateTokens } from './text/estimate-tokens.ts';
 export { foldContext, planActiveTurnStepFold, type FoldResult } from './fold/index.ts';

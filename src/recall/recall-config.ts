@@ -1,3 +1,4 @@
+import { FoldOptionsError } from '../errors.ts';
 import type { TokenCounter } from '../messages/transcript.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
 
@@ -44,7 +45,7 @@ export function resolveRecallConfig(config: Partial<RecallConfig> = {}): Resolve
   const merged = { ...DEFAULT_RECALL_CONFIG, ...config };
   const whole = (name: keyof RecallConfig, minimum: number) => {
     const value = merged[name];
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < minimum) throw new RangeError(`recall ${name} must be a number ≥ ${minimum}, got ${String(value)}`);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < minimum) throw new FoldOptionsError(`recall.${name}`, `recall.${name} must be a finite number ≥ ${minimum}, got ${String(value)}`);
   };
   whole('maxCards', 0);
   whole('cardTokens', 1);

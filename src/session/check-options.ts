@@ -35,12 +35,7 @@ const RECALL_SETTINGS: { readonly [Key in keyof RecallConfig]-?: FieldCheck } = 
 /** A recall config's fields, then its values as `resolveRecallConfig` checks them, as option errors. */
 function checkRecallSettings(recall: Record<string, unknown>, path: string): void {
   checkOptionFields(recall, path, RECALL_SETTINGS);
-  try {
-    resolveRecallConfig(recall);
-  } catch (error) {
-    if (error instanceof RangeError) throw new FoldOptionsError(path, error.message);
-    throw error;
-  }
+  resolveRecallConfig(recall);
 }
 
 /** A field `options` does not have: named, and pointed under `foldConfig` when it is a fold setting. */

@@ -27,7 +27,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ['fold'],
   ['closet'],
   ['messages', 'task-rail', 'glyphs', 'budget', 'tokens'],
+  ['validation'],
   ['text'],
+  ['errors.ts'],
 ];
 
 /** The folder that places a file in the layers: `src/fold/x.ts` → `fold`, `src/index.ts` → `index.ts`. */

@@ -29,7 +29,7 @@ const VALUES = [
   'resolveContextBudget', 'restoreRecallState', 'restoreTaskRail', 'SAVED_SESSION_FORMAT',
   'SAVED_SESSION_VERSION', 'serializeTaskRail', 'shoot', 'sprint', 'startTaskRail', 'stripRecallCards',
   'TASK_RAIL_DRAFT_OPERATIONS', 'TASK_RAIL_FORMAT_VERSION', 'TASK_STEP_MARKS', 'TaskRailOperationError',
-  'taskRailProgress', 'taskRailStatus', 'TIGHT_FOLD_CONFIG', 'unlockTaskRail', 'unwrapTaskRail',
+  'taskRailProgress', 'taskRailStatus', 'TIGHT_FOLD_CONFIG', 'unlockTaskRail', 'unwrapTaskRail', 'WarpfoldError',
 ];
 
 const TYPES = [
@@ -50,7 +50,7 @@ const TYPES = [
   'TaskRailDraftOperation', 'TaskRailDraftOperationName', 'TaskRailDraftStatus', 'TaskRailError',
   'TaskRailErrorCode', 'TaskRailProgress', 'TaskRailResult', 'TaskRailStatus', 'TaskRailStep',
   'TaskRailStepInput', 'TaskRailStepPatch', 'TaskStepStatus', 'TokenCounter', 'ToolCallReceipt',
-  'ToolCallShown', 'TouchKind', 'Turn',
+  'ToolCallShown', 'TouchKind', 'Turn', 'WarpfoldErrorCode',
 ];
 
 /** Every name `src/index.ts` exports, types included, as the compiler sees it. */
