@@ -15,6 +15,6 @@ export type { EpochReason } from './freeze/freeze-state.ts';
 export { DEFAULT_FOLD_CONFIG, TIGHT_FOLD_CONFIG, type FoldConfig, type FoldConfigOverrides } from './fold/fold-config.ts';
 export type { TokenCounter } from './messages/transcript.ts';
 export type { Dialect, ProviderMessage } from './messages/types.ts';
-export { FoldInputError, FoldOptionsError } from './messages/fold-input-error.ts';
+export { FoldInputError, FoldOptionsError, WarpfoldError, type WarpfoldErrorCode } from './errors.ts';
 export { FoldStateError } from './freeze/fold-state-error.ts';
 export { ProviderInputError } from './providers/provider-error.ts';

@@ -1,3 +1,4 @@
+import { FoldOptionsError } from '../errors.ts';
 import { toolOutcome } from '../fold/tool-outcome.ts';
 import { classifyAssistantRegister } from '../glyphs/parse-register-glyph.ts';
 import { Transcript } from '../messages/transcript.ts';
@@ -120,7 +121,7 @@ function conclusionPaths(text: string, files: readonly EpisodeFile[]): string[] 
  * session id and timestamps give the same episodes, ids included.
  */
 export function deriveEpisodesFromMessages(history: readonly ProviderMessage[] | readonly CanonicalMessage[], options: DeriveEpisodesOptions): Episode[] {
-  if (typeof options?.sessionId !== 'string' || options.sessionId === '') throw new TypeError('deriveEpisodesFromMessages needs a non-empty sessionId');
+  if (typeof options?.sessionId !== 'string' || options.sessionId === '') throw new FoldOptionsError('sessionId', `deriveEpisodesFromMessages needs a non-empty string sessionId, got ${JSON.stringify(options?.sessionId)}`);
   if (!history.length) return [];
   let messages: readonly CanonicalMessage[];
   let timeOf: (index: number) => number | undefined;

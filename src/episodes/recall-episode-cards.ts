@@ -1,3 +1,4 @@
+import { FoldOptionsError } from '../errors.ts';
 import type { TokenCounter } from '../messages/transcript.ts';
 import { normalizePath, pathsMatch } from '../text/normalize-path.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
@@ -95,7 +96,7 @@ function renderCard(episode: Episode, conclusions: readonly EpisodeConclusion[],
  */
 export async function recallEpisodeCards(store: EpisodeStore, paths: readonly string[], options: EpisodeCardOptions): Promise<EpisodeCard[]> {
   const budget = options.budgetTokens;
-  if (!(Number.isFinite(budget) && budget >= 0)) throw new RangeError(`budgetTokens must be a non-negative number, got ${String(budget)}`);
+  if (!(Number.isFinite(budget) && budget >= 0)) throw new FoldOptionsError('budgetTokens', `budgetTokens must be a non-negative number, got ${String(budget)}`);
   const countTokens = options.countTokens ?? estimateTokens;
   const maxCards = options.maxCards ?? 5;
   const mark = options.superseded === 'mark';

@@ -1,4 +1,6 @@
-/** What is wrong with a saved session state. */
+import { WarpfoldError } from '../errors.ts';
+
+/** What is wrong with a saved session state: the `code` of a `FoldStateError`. */
 export type FoldStateProblem =
   /** Not JSON, cut short, or not an object at all. */
   | 'unreadable'
@@ -13,13 +15,20 @@ export type FoldStateProblem =
  * Thrown when a saved session state (see `SavedFoldSession`) cannot be restored. It names the
  * field (a JSON path such as `state.bands[2].text`) and the problem; nothing is half-restored.
  */
-export class FoldStateError extends Error {
-  override readonly name = 'FoldStateError';
-  constructor(
-    readonly problem: FoldStateProblem,
-    readonly field: string,
-    readonly detail: string,
-  ) {
-    super(`saved session state, ${field}: ${detail}`);
+export class FoldStateError extends WarpfoldError {
+  static override readonly errorName: string = 'FoldStateError';
+  declare readonly code: FoldStateProblem;
+  declare readonly field: string;
+  /** What is wrong with the field, without the location. */
+  readonly detail: string;
+
+  constructor(code: FoldStateProblem, field: string, detail: string, options?: { readonly cause?: unknown }) {
+    super(code, `saved session state, ${field}: ${detail}`, { ...options, field });
+    this.detail = detail;
+  }
+
+  /** @deprecated The same as `code`. */
+  get problem(): FoldStateProblem {
+    return this.code;
   }
 }

@@ -1,3 +1,5 @@
+import { FoldOptionsError } from '../errors.ts';
+
 /** The five registers an assistant message can open with. */
 export type RegisterName = 'in-progress' | 'executing' | 'verdict' | 'hazard' | 'blocked';
 
@@ -25,7 +27,7 @@ export const REGISTER_NAMES: readonly RegisterName[] = Object.freeze(REGISTER_GL
 
 export function registerGlyph(name: RegisterName): RegisterGlyph {
   const entry = REGISTER_GLYPHS.find((candidate) => candidate.name === name);
-  if (entry === undefined) throw new RangeError(`unknown register: ${String(name)}`);
+  if (entry === undefined) throw new FoldOptionsError('name', `unknown register ${JSON.stringify(name)}; the registers are ${REGISTER_NAMES.join(', ')}`);
   return entry;
 }
 

@@ -318,7 +318,7 @@ function readsInSteps(dialect: Dialect): boolean {
 }
 
 /** Thrown inside `stableJson` when a value is cyclic or too deep; the caller names the field. */
-const UNSAFE_VALUE = new Error('unsafe value');
+const UNSAFE_VALUE = new FoldInputError(-1, 'a value nests too deep or refers to itself');
 
 /**
  * Order-stable JSON for fingerprints: key order of a rebuilt object must not matter. Recursive but

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { FoldOptionsError } from '../errors.ts';
 
 /** `write` replaces the file; `dry-run` leaves it alone and writes what it would have written beside it. */
 export type WriteMode = 'write' | 'dry-run';
@@ -59,7 +60,7 @@ async function replaceAtomically(path: string, text: string): Promise<number> {
  */
 export async function writeFileAtomic(path: string, text: string, options: AtomicWriteOptions = {}): Promise<AtomicWriteResult> {
   const mode = options.mode ?? 'write';
-  if (mode !== 'write' && mode !== 'dry-run') throw new TypeError(`writeFileAtomic: mode: expected 'write' or 'dry-run', got ${JSON.stringify(mode)}`);
+  if (mode !== 'write' && mode !== 'dry-run') throw new FoldOptionsError('mode', `writeFileAtomic: mode must be 'write' or 'dry-run', got ${JSON.stringify(mode)}`);
   if (mode === 'dry-run') {
     const sidecar = `${path}${DRY_RUN_SUFFIX}`;
     return { path: sidecar, mode, bytes: await replaceAtomically(sidecar, text) };

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { FoldOptionsError, WarpfoldError } from '../errors.ts';
 import { claudeStreamUserLine, readClaudeStreamLine, type ClaudeStreamEvent } from '../providers/claude-cli/index.ts';
 import type { FoldSessionOptions } from '../session/index.ts';
 import type { RecordedUsage } from '../transcripts/types.ts';
@@ -54,14 +55,18 @@ export interface ClaudeTurnResult {
 }
 
 /** Thrown when the CLI exits, or ends a turn, in a way the loop cannot continue from. */
-export class ClaudeCliError extends Error {
-  override readonly name = 'ClaudeCliError';
-  constructor(
-    message: string,
-    readonly exitCode: number | null,
-    readonly stderr: string,
-  ) {
-    super(stderr.trim() === '' ? message : `${message}: ${stderr.trim()}`);
+export class ClaudeCliError extends WarpfoldError {
+  static override readonly errorName: string = 'ClaudeCliError';
+  declare readonly code: 'cli-failed';
+  /** The CLI's exit code; null while it still runs or when a signal ended it. */
+  readonly exitCode: number | null;
+  /** What the CLI printed on stderr. */
+  readonly stderr: string;
+
+  constructor(message: string, exitCode: number | null, stderr: string) {
+    super('cli-failed', stderr.trim() === '' ? message : `${message}: ${stderr.trim()}`);
+    this.exitCode = exitCode;
+    this.stderr = stderr;
   }
 }
 
@@ -88,7 +93,7 @@ export class ClaudeCliFoldLoop {
   private running: Running | null = null;
 
   constructor(private readonly options: ClaudeCliFoldLoopOptions) {
-    if (!(options.foldAtTokens > 0)) throw new RangeError(`ClaudeCliFoldLoop: foldAtTokens: expected a positive number, got ${String(options.foldAtTokens)}`);
+    if (!(options.foldAtTokens > 0)) throw new FoldOptionsError('foldAtTokens', `ClaudeCliFoldLoop: foldAtTokens must be a positive number, got ${String(options.foldAtTokens)}`);
     this.claudeHome = options.claudeHome ?? defaultClaudeHome(options.env ?? process.env);
     this.sessionId = options.resumeSessionId ?? null;
     this.folder = new ClaudeSessionFolder({ cwd: options.cwd, claudeHome: this.claudeHome, foldSession: loopFoldSessionOptions(options.foldAtTokens, options.foldSession), mode: options.mode, backup: options.backup, now: options.now });

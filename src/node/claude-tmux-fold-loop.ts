@@ -2,11 +2,12 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { promisify } from 'node:util';
+import { FoldOptionsError } from '../errors.ts';
 import type { FoldSessionOptions } from '../session/index.ts';
 import { readClaudeCodeJsonl } from '../transcripts/index.ts';
 import type { RecordedUsage } from '../transcripts/types.ts';
 import type { WriteMode } from './atomic-write.ts';
-import { loopFoldSessionOptions } from './claude-cli-fold-loop.ts';
+import { ClaudeCliError, loopFoldSessionOptions } from './claude-cli-fold-loop.ts';
 import { ClaudeSessionFolder, defaultClaudeHome, type ClaudeFoldRecord } from './claude-session-folder.ts';
 
 const run = promisify(execFile);
@@ -74,7 +75,7 @@ export class ClaudeTmuxFoldLoop {
   private started = false;
 
   constructor(private readonly options: ClaudeTmuxFoldLoopOptions) {
-    if (!(options.foldAtTokens > 0)) throw new RangeError(`ClaudeTmuxFoldLoop: foldAtTokens: expected a positive number, got ${String(options.foldAtTokens)}`);
+    if (!(options.foldAtTokens > 0)) throw new FoldOptionsError('foldAtTokens', `ClaudeTmuxFoldLoop: foldAtTokens must be a positive number, got ${String(options.foldAtTokens)}`);
     this.sessionId = options.sessionId ?? randomUUID();
     this.tmuxSession = options.tmuxSession ?? `warpfold-${this.sessionId.slice(0, 8)}`;
     this.claudeHome = options.claudeHome ?? defaultClaudeHome();
@@ -192,6 +193,6 @@ export class ClaudeTmuxFoldLoop {
       if (dead === '1') return;
       await sleep(50);
     }
-    throw new Error(`ClaudeTmuxFoldLoop: the CLI in ${this.tmuxSession} did not exit within ${EXIT_WAIT_MS} ms`);
+    throw new ClaudeCliError(`ClaudeTmuxFoldLoop: the CLI in ${this.tmuxSession} did not exit within ${EXIT_WAIT_MS} ms`, null, '');
   }
 }

@@ -1,3 +1,4 @@
+import { FoldOptionsError } from '../errors.ts';
 import { fnv1a } from '../text/hash.ts';
 
 /** 32 hex digits from a text: four FNV-1a passes with different seeds. Deterministic in every runtime. */
@@ -19,6 +20,6 @@ export function stableId(...parts: readonly (string | number)[]): string {
 /** ISO time from an injected clock: time enters the packs only through `now`. */
 export function isoTime(now: () => number): string {
   const value = now();
-  if (!Number.isFinite(value)) throw new RangeError(`now() returned ${String(value)}, expected epoch milliseconds`);
+  if (!Number.isFinite(value)) throw new FoldOptionsError('now', `now() must return epoch milliseconds, it returned ${String(value)}`);
   return new Date(value).toISOString();
 }

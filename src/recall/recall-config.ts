@@ -1,5 +1,7 @@
 import type { TokenCounter } from '../messages/transcript.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
+import { callable, finite, optional, record, type Fields } from '../validation/check.ts';
+import { checkOption } from '../validation/check-option.ts';
 
 export interface RecallConfig {
   /** Cards per call. Default 3: enough for the touched file, a failure and a neighbour. */
@@ -40,19 +42,22 @@ export interface ResolvedRecallConfig extends RecallConfig {
   readonly countTokens: TokenCounter;
 }
 
+/** Every recall setting and what it must be: a setting added to the type without a check here does not compile. */
+export const RECALL_CONFIG_FIELDS: Fields<RecallConfig> = {
+  maxCards: finite(0),
+  cardTokens: finite(1),
+  totalTokens: finite(0),
+  residencyCalls: finite(0),
+  residencyMs: optional(finite(0)),
+  contextLines: finite(0),
+  wholeResultTokens: finite(0),
+  minCardTokens: finite(1),
+  countTokens: optional(callable as (value: unknown, path: string) => TokenCounter),
+};
+
+/** The defaults with `config` over them, every value checked: a bad one is a FoldOptionsError naming `recall.<setting>`. */
 export function resolveRecallConfig(config: Partial<RecallConfig> = {}): ResolvedRecallConfig {
   const merged = { ...DEFAULT_RECALL_CONFIG, ...config };
-  const whole = (name: keyof RecallConfig, minimum: number) => {
-    const value = merged[name];
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < minimum) throw new RangeError(`recall ${name} must be a number ≥ ${minimum}, got ${String(value)}`);
-  };
-  whole('maxCards', 0);
-  whole('cardTokens', 1);
-  whole('totalTokens', 0);
-  whole('residencyCalls', 0);
-  whole('contextLines', 0);
-  whole('wholeResultTokens', 0);
-  whole('minCardTokens', 1);
-  if (merged.residencyMs !== undefined) whole('residencyMs', 0);
+  checkOption(record(RECALL_CONFIG_FIELDS), merged, 'recall');
   return { ...merged, countTokens: merged.countTokens ?? estimateTokens };
 }

@@ -4,7 +4,9 @@ import { serializeTaskRail, type SerializedTaskRail } from '../task-rail/seriali
 import type { TaskRail } from '../task-rail/types.ts';
 import { CorruptRecordError, StorageInputError, type RecordKind } from './storage-errors.ts';
 import type { JsonValue, StorageOptions } from './storage-types.ts';
-import { isRecord as isObject } from '../text/is-record.ts';
+import { isRecord } from '../text/is-record.ts';
+import { arrayOf, finite, integer, invalid, nonEmptyString, oneOf, optional, record, reject, string, validate } from '../validation/check.ts';
+import { ValidationError } from '../validation/validation-error.ts';
 
 /**
  * Every stored record is JSON text of one envelope: `{ recordVersion, kind, id, ...payload }`.
@@ -42,41 +44,23 @@ export interface RailRecord {
 
 type JsonObject = Record<string, unknown>;
 
-class Invalid {
-  constructor(readonly detail: string) {}
-}
-
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
-function ensure(condition: boolean, detail: string): asserts condition {
-  if (!condition) throw new Invalid(detail);
-}
+/** The fields indexes and ordering read; a record that passes can be indexed and sorted safely. */
+const episodeShape = record({
+  id: nonEmptyString,
+  sessionId: string,
+  request: string,
+  outcome: oneOf(['succeeded', 'failed', 'abandoned', 'open']),
+  files: arrayOf(record({ path: string, how: oneOf(['read', 'edited', 'created']) })),
+  conclusions: arrayOf(record({ kind: oneOf(['verdict', 'hazard', 'answer']), text: string, messageIndex: integer(0), paths: arrayOf(string) })),
+  span: record({ startIndex: integer(0), endIndex: integer(0), startedAt: optional(finite()), endedAt: optional(finite()) }),
+});
 
-const outcomes = new Set(['succeeded', 'failed', 'abandoned', 'open']);
-const touches = new Set(['read', 'edited', 'created']);
-const conclusionKinds = new Set(['verdict', 'hazard', 'answer']);
-
-/** Checks the fields indexes and ordering read; a record that passes can be indexed and sorted safely. */
-function checkEpisode(value: unknown): Episode {
-  ensure(isObject(value), 'episode must be an object');
-  ensure(typeof value.id === 'string' && value.id !== '', 'episode.id must be a non-empty string');
-  ensure(typeof value.sessionId === 'string', 'episode.sessionId must be a string');
-  ensure(typeof value.request === 'string', 'episode.request must be a string');
-  ensure(typeof value.outcome === 'string' && outcomes.has(value.outcome), 'episode.outcome is not a known outcome');
-  ensure(Array.isArray(value.files), 'episode.files must be an array');
-  value.files.forEach((file: unknown, index) => ensure(isObject(file) && typeof file.path === 'string' && typeof file.how === 'string' && touches.has(file.how), `episode.files[${index}] must be { path, how }`));
-  ensure(Array.isArray(value.conclusions), 'episode.conclusions must be an array');
-  value.conclusions.forEach((conclusion: unknown, index) =>
-    ensure(
-      isObject(conclusion) && typeof conclusion.kind === 'string' && conclusionKinds.has(conclusion.kind) && typeof conclusion.text === 'string' && isCount(conclusion.messageIndex) && Array.isArray(conclusion.paths) && conclusion.paths.every((path) => typeof path === 'string'),
-      `episode.conclusions[${index}] must be { kind, text, messageIndex, paths }`,
-    ),
-  );
-  const span = value.span;
-  ensure(isObject(span) && isCount(span.startIndex) && isCount(span.endIndex), 'episode.span must hold startIndex and endIndex');
-  ensure(span.startedAt === undefined || Number.isFinite(span.startedAt), 'episode.span.startedAt must be a number');
-  ensure(span.endedAt === undefined || Number.isFinite(span.endedAt), 'episode.span.endedAt must be a number');
-  return value as unknown as Episode;
+/** The episode itself, every field it holds kept, once its shape is checked. */
+function checkEpisode(value: unknown, path = 'episode'): Episode {
+  episodeShape(value, path);
+  return value as Episode;
 }
 
 /** The episode when `value` has an episode's shape, else undefined. */
@@ -84,7 +68,7 @@ export function checkEpisodeShape(value: unknown): Episode | undefined {
   try {
     return checkEpisode(value);
   } catch (error) {
-    if (error instanceof Invalid) return undefined;
+    if (error instanceof ValidationError) return undefined;
     throw error;
   }
 }
@@ -108,12 +92,11 @@ export function checkId(id: unknown, field = 'id'): string {
 
 export function encodeEpisode(episode: Episode): string {
   const id = checkId(episode?.id, 'episode.id');
-  try {
-    checkEpisode(JSON.parse(jsonText(episode, 'episode')));
-  } catch (error) {
-    if (error instanceof Invalid) throw new StorageInputError('episode', error.detail);
-    throw error;
-  }
+  const parsed: unknown = JSON.parse(jsonText(episode, 'episode'));
+  validate(
+    () => checkEpisode(parsed),
+    (error) => new StorageInputError(error.field, error.problem),
+  );
   const record: EpisodeRecord = { recordVersion: STORAGE_RECORD_VERSION, kind: 'episode', id, episode };
   return JSON.stringify(record);
 }
@@ -132,22 +115,17 @@ export function encodeRail(rail: TaskRail): string {
 
 /** Brings a parsed record of any known version up to the current one. */
 function migrate(kind: RecordKind, value: unknown): JsonObject {
-  ensure(isObject(value), 'a record must be a JSON object');
+  if (!isRecord(value)) reject(kind, 'a JSON object', value);
   if (value.recordVersion === undefined) {
     // version 0: the bare documents written before the stores existed
     if (kind === 'episode' && typeof value.id === 'string' && Array.isArray(value.files)) return { recordVersion: 1, kind, id: value.id, episode: value };
     if (kind === 'rail' && typeof value.id === 'string' && Array.isArray(value.steps)) return { recordVersion: 1, kind, id: value.id, rail: value };
-    throw new Invalid('no recordVersion, and not a bare document of an earlier writer');
+    invalid('recordVersion', 'is missing, and the record is not a bare document of an earlier writer');
   }
-  ensure(isCount(value.recordVersion), 'recordVersion must be a non-negative integer');
-  if ((value.recordVersion as number) > STORAGE_RECORD_VERSION) throw new FutureVersion(value.recordVersion as number);
-  ensure(value.recordVersion === STORAGE_RECORD_VERSION, `recordVersion ${String(value.recordVersion)} is not one this code migrates`);
-  ensure(value.kind === kind, `kind is ${JSON.stringify(value.kind)}, expected "${kind}"`);
+  integer(0)(value.recordVersion, 'recordVersion');
+  if (value.recordVersion !== STORAGE_RECORD_VERSION) invalid('recordVersion', `${String(value.recordVersion)} is not one this code migrates`);
+  if (value.kind !== kind) invalid('kind', `is ${JSON.stringify(value.kind)}, expected "${kind}"`);
   return value;
-}
-
-class FutureVersion {
-  constructor(readonly version: number) {}
 }
 
 /** Parses and migrates one record; an unreadable one becomes a `CorruptRecordError` to report, never a throw. */
@@ -159,14 +137,15 @@ function decode<T>(kind: RecordKind, key: string, expectedId: string | undefined
   } catch (error) {
     return new CorruptRecordError(kind, key, 'invalid-json', error instanceof Error ? error.message : String(error));
   }
+  const version = isRecord(parsed) ? parsed.recordVersion : undefined;
+  if (isCount(version) && version > STORAGE_RECORD_VERSION) return new CorruptRecordError(kind, key, 'future-version', `recordVersion ${version} is newer than ${STORAGE_RECORD_VERSION}, the newest this code reads`);
   try {
     const record = migrate(kind, parsed);
-    ensure(typeof record.id === 'string' && record.id !== '', 'id must be a non-empty string');
-    ensure(expectedId === undefined || record.id === expectedId, `id is "${String(record.id)}", stored under "${expectedId}"`);
+    const id = nonEmptyString(record.id, 'id');
+    if (expectedId !== undefined && id !== expectedId) invalid('id', `is "${id}", stored under "${expectedId}"`);
     return read(record);
   } catch (error) {
-    if (error instanceof FutureVersion) return new CorruptRecordError(kind, key, 'future-version', `recordVersion ${error.version} is newer than ${STORAGE_RECORD_VERSION}, the newest this code reads`);
-    if (error instanceof Invalid) return new CorruptRecordError(kind, key, 'invalid-record', error.detail);
+    if (error instanceof ValidationError) return new CorruptRecordError(kind, key, 'invalid-record', error.message);
     throw error;
   }
 }
@@ -174,15 +153,15 @@ function decode<T>(kind: RecordKind, key: string, expectedId: string | undefined
 export function decodeEpisode(key: string, expectedId: string | undefined, text: unknown): Episode | CorruptRecordError {
   return decode('episode', key, expectedId, text, (record) => {
     const episode = checkEpisode(record.episode);
-    ensure(episode.id === record.id, 'episode.id differs from the record id');
+    if (episode.id !== record.id) invalid('episode.id', 'differs from the record id');
     return episode;
   });
 }
 
 export function decodeSession(key: string, expectedId: string | undefined, text: unknown): SessionRecord | CorruptRecordError {
   return decode('session', key, expectedId, text, (record) => {
-    ensure(Number.isSafeInteger(record.version) && (record.version as number) >= 1, 'version must be an integer of at least 1');
-    ensure('state' in record, 'state is missing');
+    integer(1)(record.version, 'version');
+    if (!('state' in record)) invalid('state', 'is missing');
     return record as unknown as SessionRecord;
   });
 }
@@ -190,8 +169,8 @@ export function decodeSession(key: string, expectedId: string | undefined, text:
 export function decodeRail(key: string, expectedId: string | undefined, text: unknown): TaskRail | CorruptRecordError {
   return decode('rail', key, expectedId, text, (record) => {
     const restored = restoreTaskRail(record.rail);
-    ensure(restored.ok, restored.ok ? '' : `rail.${restored.error.field ?? ''}: ${restored.error.message}`);
-    ensure(restored.rail.id === record.id, 'rail.id differs from the record id');
+    if (!restored.ok) throw new ValidationError(`rail.${restored.error.field ?? ''}`, restored.error.message, `rail.${restored.error.field ?? ''}: ${restored.error.message}`);
+    if (restored.rail.id !== record.id) invalid('rail.id', 'differs from the record id');
     return restored.rail;
   });
 }

@@ -1,3 +1,5 @@
+import { WarpfoldError } from '../errors.ts';
+
 /** What went wrong, for callers that switch on a code rather than a class. */
 export type StorageErrorCode =
   | 'session-conflict'
@@ -11,20 +13,17 @@ export type StorageErrorCode =
   | 'storage-failed';
 
 /** Base class of every error a store throws or reports. */
-export class StorageError extends Error {
-  override readonly name: string = 'StorageError';
-  constructor(
-    readonly code: StorageErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+export class StorageError extends WarpfoldError {
+  static override readonly errorName: string = 'StorageError';
+  declare readonly code: StorageErrorCode;
+  constructor(code: StorageErrorCode, message: string, options?: { readonly field?: string; readonly cause?: unknown }) {
+    super(code, message, options);
   }
 }
 
 /** A save whose `expectedVersion` is no longer the stored one. Nothing was written. */
 export class SessionConflictError extends StorageError {
-  override readonly name = 'SessionConflictError';
+  static override readonly errorName: string = 'SessionConflictError';
   constructor(
     readonly sessionId: string,
     readonly expectedVersion: number,
@@ -41,7 +40,7 @@ export type CorruptReason = 'invalid-json' | 'invalid-record' | 'future-version'
 
 /** An unreadable stored record, reported through `onCorruptRecord` and skipped. */
 export class CorruptRecordError extends StorageError {
-  override readonly name = 'CorruptRecordError';
+  static override readonly errorName: string = 'CorruptRecordError';
   constructor(
     readonly kind: RecordKind,
     /** The backend's key of the record (e.g. `session/abc`, or the id in its object store). */
@@ -55,19 +54,17 @@ export class CorruptRecordError extends StorageError {
 
 /** Input the store refuses before writing anything: an empty id, a state that is not JSON, a bad option. */
 export class StorageInputError extends StorageError {
-  override readonly name = 'StorageInputError';
-  constructor(
-    /** The argument at fault, e.g. `id` or `options.expectedVersion`. */
-    readonly field: string,
-    problem: string,
-  ) {
-    super('invalid-input', `${field}: ${problem}`);
+  static override readonly errorName: string = 'StorageInputError';
+  /** The argument at fault, e.g. `id` or `options.expectedVersion`. */
+  declare readonly field: string;
+  constructor(field: string, problem: string) {
+    super('invalid-input', `${field}: ${problem}`, { field });
   }
 }
 
 /** A value larger than the backend holds under one key (Workers KV: 25 MiB). Nothing was written. */
 export class ValueTooLargeError extends StorageError {
-  override readonly name = 'ValueTooLargeError';
+  static override readonly errorName: string = 'ValueTooLargeError';
   constructor(
     readonly key: string,
     readonly bytes: number,
@@ -79,7 +76,7 @@ export class ValueTooLargeError extends StorageError {
 
 /** A key longer than the backend allows (Workers KV: 512 bytes). Nothing was written. */
 export class KeyTooLongError extends StorageError {
-  override readonly name = 'KeyTooLongError';
+  static override readonly errorName: string = 'KeyTooLongError';
   constructor(
     readonly key: string,
     readonly bytes: number,
@@ -91,7 +88,7 @@ export class KeyTooLongError extends StorageError {
 
 /** The browser refused to store more (IndexedDB `QuotaExceededError`). The transaction was rolled back. */
 export class StorageQuotaError extends StorageError {
-  override readonly name = 'StorageQuotaError';
+  static override readonly errorName: string = 'StorageQuotaError';
   constructor(operation: string, cause: unknown) {
     super('quota-exceeded', `storage quota exhausted during ${operation}; nothing of it was written`, { cause });
   }
@@ -99,7 +96,7 @@ export class StorageQuotaError extends StorageError {
 
 /** Another connection (usually another tab) holds the old schema version open, so the upgrade cannot run. */
 export class UpgradeBlockedError extends StorageError {
-  override readonly name = 'UpgradeBlockedError';
+  static override readonly errorName: string = 'UpgradeBlockedError';
   constructor(
     readonly databaseName: string,
     readonly fromVersion: number,
@@ -111,7 +108,7 @@ export class UpgradeBlockedError extends StorageError {
 
 /** No IndexedDB here (Node without a polyfill, some private modes, workers without it), or it refused to open. */
 export class IndexedDbUnavailableError extends StorageError {
-  override readonly name = 'IndexedDbUnavailableError';
+  static override readonly errorName: string = 'IndexedDbUnavailableError';
   constructor(reason: string, cause?: unknown) {
     super('indexeddb-unavailable', `IndexedDB is unavailable: ${reason}`, { cause });
   }

@@ -1,94 +1,54 @@
+import { arrayOf, boolean, finite, integer, invalid, is, oneOf, optional, record, reject, string, type Check, type Fields } from '../validation/check.ts';
+import { ValidationError } from '../validation/validation-error.ts';
+import { isRecord } from '../text/is-record.ts';
 import { TASK_RAIL_FORMAT_VERSION } from './serialized-task-rail.ts';
 import { railFailure, railSuccess } from './task-rail-error.ts';
 import type { TaskRail, TaskRailResult, TaskRailStep, TaskStepStatus } from './types.ts';
 
 const statuses: readonly TaskStepStatus[] = ['pending', 'queued', 'active', 'done', 'failed', 'skipped'];
 
-class InvalidField {
-  constructor(
-    readonly field: string,
-    readonly message: string,
-  ) {}
-}
+/** A title or id: a string with more than white space in it. */
+const filled = is<string>((value) => typeof value === 'string' && value.trim() !== '', 'a non-empty string');
+const time = finite();
 
-type JsonObject = Record<string, unknown>;
+// Only known fields are read: unknown ones from newer writers are dropped, not trusted.
+const STEP: Fields<TaskRailStep> = {
+  id: filled,
+  title: filled,
+  detail: optional(string),
+  status: oneOf(statuses),
+  attempts: integer(0),
+  startedAt: optional(time),
+  resolvedAt: optional(time),
+  evidence: optional(string),
+  note: optional(string),
+};
 
-function objectAt(value: unknown, field: string): JsonObject {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InvalidField(field, `${field} must be an object`);
-  return value as JsonObject;
-}
+const steps = arrayOf(record(STEP));
 
-function text(source: JsonObject, key: string, field: string, options: { optional?: boolean; nonEmpty?: boolean } = {}): string | undefined {
-  const value = source[key];
-  if (value === undefined && options.optional) return undefined;
-  if (typeof value !== 'string') throw new InvalidField(field, `${field} must be a string`);
-  if (options.nonEmpty && value.trim() === '') throw new InvalidField(field, `${field} must not be empty`);
-  return value;
-}
+const RAIL: Fields<TaskRail> = {
+  id: filled,
+  title: filled,
+  objective: optional(string),
+  locked: boolean,
+  revision: integer(0),
+  nextStepNumber: integer(1),
+  createdAt: time,
+  updatedAt: time,
+  steps: (value, path) => {
+    const read = steps(value, path);
+    const seen = new Set<string>();
+    read.forEach((step, index) => {
+      if (seen.has(step.id)) invalid(`${path}[${index}].id`, `"${step.id}" is a duplicate`);
+      seen.add(step.id);
+    });
+    if (read.filter((step) => step.status === 'active').length > 1) invalid(path, 'holds more than one active step');
+    return read;
+  },
+};
 
-function count(source: JsonObject, key: string, field: string, minimum: number): number {
-  const value = source[key];
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < minimum) {
-    throw new InvalidField(field, `${field} must be an integer of at least ${minimum}`);
-  }
-  return value;
-}
-
-function time(source: JsonObject, key: string, field: string, optional = false): number | undefined {
-  const value = source[key];
-  if (value === undefined && optional) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new InvalidField(field, `${field} must be a finite number`);
-  return value;
-}
-
-function readStep(value: unknown, field: string): TaskRailStep {
-  const source = objectAt(value, field);
-  const status = source.status;
-  if (typeof status !== 'string' || !statuses.includes(status as TaskStepStatus)) {
-    throw new InvalidField(`${field}.status`, `${field}.status must be one of ${statuses.join(', ')}`);
-  }
-  const detail = text(source, 'detail', `${field}.detail`, { optional: true });
-  const startedAt = time(source, 'startedAt', `${field}.startedAt`, true);
-  const resolvedAt = time(source, 'resolvedAt', `${field}.resolvedAt`, true);
-  const evidence = text(source, 'evidence', `${field}.evidence`, { optional: true });
-  const note = text(source, 'note', `${field}.note`, { optional: true });
-  // Only known fields are copied: unknown ones from newer writers are dropped, not trusted.
-  return {
-    id: text(source, 'id', `${field}.id`, { nonEmpty: true }) as string,
-    title: text(source, 'title', `${field}.title`, { nonEmpty: true }) as string,
-    ...(detail !== undefined ? { detail } : {}),
-    status: status as TaskStepStatus,
-    attempts: count(source, 'attempts', `${field}.attempts`, 0),
-    ...(startedAt !== undefined ? { startedAt } : {}),
-    ...(resolvedAt !== undefined ? { resolvedAt } : {}),
-    ...(evidence !== undefined ? { evidence } : {}),
-    ...(note !== undefined ? { note } : {}),
-  };
-}
-
-function readRail(source: JsonObject): TaskRail {
-  if (!Array.isArray(source.steps)) throw new InvalidField('steps', 'steps must be an array');
-  const steps = source.steps.map((step, index) => readStep(step, `steps[${index}]`));
-  const seen = new Set<string>();
-  for (const [index, step] of steps.entries()) {
-    if (seen.has(step.id)) throw new InvalidField(`steps[${index}].id`, `steps[${index}].id "${step.id}" is a duplicate`);
-    seen.add(step.id);
-  }
-  if (steps.filter((step) => step.status === 'active').length > 1) throw new InvalidField('steps', 'at most one step may be active');
-  const objective = text(source, 'objective', 'objective', { optional: true });
-  if (typeof source.locked !== 'boolean') throw new InvalidField('locked', 'locked must be a boolean');
-  return {
-    id: text(source, 'id', 'id', { nonEmpty: true }) as string,
-    title: text(source, 'title', 'title', { nonEmpty: true }) as string,
-    ...(objective !== undefined ? { objective } : {}),
-    locked: source.locked,
-    revision: count(source, 'revision', 'revision', 0),
-    nextStepNumber: count(source, 'nextStepNumber', 'nextStepNumber', 1),
-    createdAt: time(source, 'createdAt', 'createdAt') as number,
-    updatedAt: time(source, 'updatedAt', 'updatedAt') as number,
-    steps,
-  };
-}
+/** A rail's fields (its format version aside), every one checked; the first bad field is named. */
+export const taskRail: Check<TaskRail> = (value, path) => (isRecord(value) ? record(RAIL)(value, path) : reject(path, 'a task rail object', value));
 
 /**
  * Rebuild a rail from `serializeTaskRail` output (object or JSON text).
@@ -103,19 +63,14 @@ export function restoreTaskRail(input: unknown): TaskRailResult {
       return railFailure('invalid-serialized-rail', 'the text is not valid JSON', { field: '(root)' });
     }
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return railFailure('invalid-serialized-rail', 'a serialized rail must be an object', { field: '(root)' });
-  }
-  const source = value as JsonObject;
-  if (source.version !== TASK_RAIL_FORMAT_VERSION) {
-    return railFailure('unsupported-version', `version must be ${TASK_RAIL_FORMAT_VERSION}, got ${JSON.stringify(source.version) ?? 'nothing'}`, {
-      field: 'version',
-    });
+  if (!isRecord(value)) return railFailure('invalid-serialized-rail', 'a serialized rail must be an object', { field: '(root)' });
+  if (value.version !== TASK_RAIL_FORMAT_VERSION) {
+    return railFailure('unsupported-version', `version must be ${TASK_RAIL_FORMAT_VERSION}, got ${JSON.stringify(value.version) ?? 'nothing'}`, { field: 'version' });
   }
   try {
-    return railSuccess(readRail(source));
+    return railSuccess(taskRail(value, ''));
   } catch (error) {
-    if (error instanceof InvalidField) return railFailure('invalid-serialized-rail', error.message, { field: error.field });
+    if (error instanceof ValidationError) return railFailure('invalid-serialized-rail', error.message, { field: error.field });
     throw error;
   }
 }

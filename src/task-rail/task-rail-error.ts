@@ -1,3 +1,4 @@
+import { WarpfoldError } from '../errors.ts';
 import type { TaskRail, TaskRailError, TaskRailErrorCode, TaskRailResult } from './types.ts';
 
 export function railFailure(
@@ -13,14 +14,14 @@ export function railSuccess(rail: TaskRail): { ok: true; rail: TaskRail } {
 }
 
 /** Thrown by unwrapTaskRail, carrying the typed error. */
-export class TaskRailOperationError extends Error {
-  override readonly name = 'TaskRailOperationError';
-  readonly code: TaskRailErrorCode;
+export class TaskRailOperationError extends WarpfoldError {
+  static override readonly errorName: string = 'TaskRailOperationError';
+  declare readonly code: TaskRailErrorCode;
+  /** The rail's error as plain data, with the step it concerns (`stepId`) where there is one. */
   readonly detail: TaskRailError;
 
   constructor(detail: TaskRailError) {
-    super(detail.message);
-    this.code = detail.code;
+    super(detail.code, detail.message, { field: detail.field });
     this.detail = detail;
   }
 }

@@ -13,6 +13,8 @@
 //   (implicit caching, minimum 2,048 tokens for 2.5 Pro and 2.5 Flash, page updated 2026-10-23).
 // Prices move: the table is data, and callers may pass their own ModelPrice.
 
+import { WarpfoldError } from '../errors.ts';
+
 export type CacheProvider = 'anthropic' | 'openai' | 'gemini';
 
 export interface ModelPrice {
@@ -89,5 +91,5 @@ export function resolveModelPrice(model: string | ModelPrice = DEFAULT_PRICE_MOD
   const undated = model.replace(/-(?:\d{8}|\d{4}-\d{2}-\d{2})$/, '');
   const base = PRICE_TABLE[undated];
   if (base) return base;
-  throw new Error(`no price for model "${model}"; known: ${Object.keys(PRICE_TABLE).join(', ')}`);
+  throw new WarpfoldError('unknown-model', `no price for model "${model}"; known: ${Object.keys(PRICE_TABLE).join(', ')}`, { field: 'model' });
 }

@@ -21,6 +21,7 @@ const VALUES = [
   'FoldStateError',
   'ProviderInputError',
   'TIGHT_FOLD_CONFIG',
+  'WarpfoldError',
 ];
 
 const TYPES = [
@@ -36,6 +37,7 @@ const TYPES = [
   'ProviderMessage',
   'SavedFoldSession',
   'TokenCounter',
+  'WarpfoldErrorCode',
 ];
 
 /** Each subpath of package.json `exports` and the source file its types come from. */

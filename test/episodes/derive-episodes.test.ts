@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
+import { FoldOptionsError } from '../../src/errors.ts';
 import { deriveEpisodesFromMessages, MAX_CONCLUSION_CHARS, type Episode } from '../../src/episodes/index.ts';
 import { DIALECTS, readHistory, renderScript, type ScriptStep } from '../recall/dialects.ts';
 
@@ -152,7 +153,7 @@ describe('deriveEpisodesFromMessages', () => {
   });
 
   it('needs a session id', () => {
-    expect(() => deriveEpisodesFromMessages([], { sessionId: '' })).toThrow(TypeError);
+    expect(() => deriveEpisodesFromMessages([], { sessionId: '' })).toThrow(FoldOptionsError);
     expect(deriveEpisodesFromMessages([], { sessionId: 's' })).toEqual([]);
   });
 });

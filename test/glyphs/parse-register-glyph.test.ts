@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
+import { FoldOptionsError } from '../../src/errors.ts';
 import {
   REGISTER_GLYPHS,
   REGISTER_NAMES,
@@ -35,7 +36,7 @@ describe('REGISTER_GLYPHS', () => {
 
   it('looks a register up by name', () => {
     expect(registerGlyph('hazard').glyph).toBe('⚠️');
-    expect(() => registerGlyph('nope' as never)).toThrow(RangeError);
+    expect(() => registerGlyph('nope' as never)).toThrow(FoldOptionsError);
   });
 });
 

@@ -60,7 +60,8 @@ describe('writeFileAtomic', () => {
     await expect(writeFileAtomic(blocked, 'folded\n')).rejects.toThrow();
     expect(readdirSync(directory).sort()).toEqual(['blocked', 'session.jsonl']);
     expect(readFileSync(path, 'utf8')).toBe('raw\n');
-    await expect(writeFileAtomic(path, 'x', { mode: 'later' as never })).rejects.toThrow(/mode: expected 'write' or 'dry-run'/);
+    await expect(writeFileAtomic(path, 'x', { mode: 'later' as never })).rejects.toThrow(/mode must be 'write' or 'dry-run', got "later"/);
+    await expect(writeFileAtomic(path, 'x', { mode: 'later' as never })).rejects.toMatchObject({ name: 'FoldOptionsError', field: 'mode' });
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
+import { FoldOptionsError } from '../../src/errors.ts';
 import {
   buildFoldIndex,
   buildFoldRecallContext,
@@ -239,7 +240,7 @@ describe('budgets', () => {
 
   it('documents its defaults', () => {
     expect(DEFAULT_RECALL_CONFIG).toEqual({ maxCards: 3, cardTokens: 1_200, totalTokens: 2_400, residencyCalls: 8, contextLines: 3, wholeResultTokens: 300, minCardTokens: 96 });
-    expect(() => buildFoldRecallContext(bigFold(1, 1).index, bigFold(1, 1).signals, createRecallState(), { maxCards: -1 })).toThrow(RangeError);
+    expect(() => buildFoldRecallContext(bigFold(1, 1).index, bigFold(1, 1).signals, createRecallState(), { maxCards: -1 })).toThrow(FoldOptionsError);
   });
 });
 

@@ -51,7 +51,7 @@ describe('a value out of its range', () => {
     ['line weights that are not an object', session({ foldConfig: { lineWeights: 0.5 } }), 'foldConfig.lineWeights', /foldConfig.lineWeights must be an object, got 0.5/],
     ['a freeze share above 1', session({ freeze: { coldRefoldFraction: 2 } }), 'freeze.coldRefoldFraction', /must be a number from 0 to 1, got 2/],
     ['a negative freeze lifetime', session({ freeze: { ttlMs: -1 } }), 'freeze.ttlMs', /must be a number ≥ 0, got -1/],
-    ['a negative recall card count', session({ recall: { maxCards: -1 } }), 'recall', /recall maxCards must be a number ≥ 0, got -1/],
+    ['a negative recall card count', session({ recall: { maxCards: -1 } }), 'recall.maxCards', /recall.maxCards must be a finite number ≥ 0, got -1/],
     ['a recall counter that is not a function', session({ recall: { countTokens: 5 } }), 'recall.countTokens', /must be a function, got 5/],
     ['foldContext with a negative turn count', () => foldContext(history, { turnsToFold: -1 }), 'turnsToFold', /turnsToFold must be a whole number ≥ 0, got -1/],
     ['foldContext with a config missing a setting', () => foldContext(history, { config: { ...DEFAULT_FOLD_CONFIG, bandRatio: undefined } as unknown as FoldConfig }), 'config.bandRatio', /config.bandRatio is missing/],
