@@ -13,7 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { FoldInputError, FoldOptionsError, WarpfoldError } from '../../src/errors.ts';
 import { FoldStateError } from '../../src/freeze/fold-state-error.ts';
 import { StorageError, StorageInputError } from '../../src/storage/storage-errors.ts';
-import { FoldSession, SAVED_SESSION_FORMAT, SAVED_SESSION_VERSION } from '../../src/index.ts';
+import { FoldSession } from '../../src/index.ts';
+import { SAVED_SESSION_FORMAT, SAVED_SESSION_VERSION } from '../../src/freeze/index.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SRC = join(ROOT, 'src');
