@@ -4,6 +4,10 @@ import { createIndexedDbStore, INDEXEDDB_SCHEMA_VERSION, SessionConflictError, U
 import type { Episode } from '../../src/episodes/index.ts';
 import { makeEpisode } from '../episodes/fixtures.ts';
 import { runStorageConformance } from './storage-conformance.ts';
+import { expectFixtureReadBack } from './fixtures/expect-fixture-read-back.ts';
+import type { FixtureContents } from './fixtures/fixture-contents.ts';
+import { loadDatabase, type DatabaseDump } from './fixtures/indexeddb-dump.ts';
+import schema2 from './fixtures/indexeddb-schema-2.json';
 
 const freshName = () => `warpfold-test-${crypto.randomUUID()}`;
 const storeNames = { episode: 'episodes', session: 'sessions', rail: 'rails' } as const;
@@ -70,6 +74,16 @@ export function runIndexedDbCases(runtime: string): void {
       expect([...raw.objectStoreNames].sort()).toEqual(['episodes', 'rails', 'sessions']);
       expect([...raw.transaction('episodes').store.indexNames].sort()).toEqual(['by-path', 'by-session', 'newest']);
       raw.close();
+    });
+
+    it('opens a schema-2 database written by the store of df6ec18 (fixture) and serves all of it', async () => {
+      const name = freshName();
+      const fixture = schema2 as unknown as { contents: FixtureContents; database: DatabaseDump };
+      await loadDatabase(name, fixture.database);
+      const reports: CorruptRecordError[] = [];
+      const store = createIndexedDbStore({ name, onCorruptRecord: (error) => reports.push(error) });
+      await expectFixtureReadBack(store, fixture.contents, reports);
+      store.close();
     });
 
     it('an unreadable version-1 record survives the upgrade and is reported when read', async () => {

@@ -1,10 +1,14 @@
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, it, expect } from 'vitest';
-import { createDurableObjectStore, DURABLE_OBJECT_SCHEMA_VERSION, type StorageOptions, type WarpfoldStorage } from '../../src/storage/durable-object.ts';
+import { createDurableObjectStore, DURABLE_OBJECT_SCHEMA_VERSION, type CorruptRecordError, type StorageOptions, type WarpfoldStorage } from '../../src/storage/durable-object.ts';
 import { runStorageConformance } from '../storage/storage-conformance.ts';
 import { makeEpisode } from '../episodes/fixtures.ts';
 import type { Episode } from '../../src/episodes/index.ts';
+import { loadTables, type TablesDump } from '../storage/fixtures/durable-object-dump.ts';
+import { expectFixtureReadBack } from '../storage/fixtures/expect-fixture-read-back.ts';
+import type { FixtureContents } from '../storage/fixtures/fixture-contents.ts';
+import schema2 from '../storage/fixtures/durable-object-schema-2.json';
 
 type Stub = DurableObjectStub;
 
@@ -81,6 +85,16 @@ describe('durable object store', () => {
     expect(result.reports).toEqual(['ep-broken']);
     expect(result.schema).toEqual([{ value: String(DURABLE_OBJECT_SCHEMA_VERSION) }]);
     expect(result.index).toEqual([{ basename: 'loader.ts', episode_id: episode.id, paths: JSON.stringify(['src/config/loader.ts']) }]);
+  });
+
+  it('opens tables of schema 2 written by the store of df6ec18 (fixture) and serves all of it', async () => {
+    const stub = env.TEST_OBJECT.getByName(crypto.randomUUID());
+    const fixture = schema2 as unknown as { contents: FixtureContents; tables: TablesDump };
+    await runInDurableObject(stub, async (_instance, state) => {
+      loadTables(state.storage.sql, fixture.tables);
+      const reports: CorruptRecordError[] = [];
+      await expectFixtureReadBack(createDurableObjectStore(state.storage, { onCorruptRecord: (error) => reports.push(error) }), fixture.contents, reports);
+    });
   });
 
   it('creates its tables once and records the schema version', async () => {
