@@ -29,8 +29,6 @@ function storageInside(stub: Stub, options: StorageOptions): WarpfoldStorage {
   return { episodes: area('episodes'), sessions: area('sessions'), rails: area('rails') };
 }
 
-const rawTables = { episode: 'warpfold_episodes', session: 'warpfold_sessions', rail: 'warpfold_rails' } as const;
-
 runStorageConformance('durable-object', {
   async create(options) {
     const stub = env.TEST_OBJECT.getByName(crypto.randomUUID());
@@ -38,7 +36,7 @@ runStorageConformance('durable-object', {
       storage: storageInside(stub, options),
       writeRaw: (kind, id, text) =>
         runInDurableObject(stub, (_instance, state) => {
-          state.storage.sql.exec(`UPDATE ${rawTables[kind]} SET record = ? WHERE id = ?`, text, id);
+          state.storage.sql.exec('UPDATE warpfold_records SET value = ? WHERE key = ?', text, `${kind}/${id}`);
         }),
     };
   },
@@ -61,7 +59,7 @@ function createSchemaVersion1(sql: DurableObjectStorage['sql'], episode: Episode
 }
 
 describe('durable object store', () => {
-  it('upgrades schema 1 in place: records kept, the path index rebuilt, versions carried over', async () => {
+  it('upgrades schema 1 in place: records moved to one table, the path index rebuilt, versions carried over', async () => {
     const stub = env.TEST_OBJECT.getByName(crypto.randomUUID());
     const episode = makeEpisode({ start: 2, endedAt: 5_000, files: [{ path: './src//config/loader.ts', how: 'edited' }] });
     const result = await runInDurableObject(stub, async (_instance, state) => {
@@ -75,16 +73,18 @@ describe('durable object store', () => {
         listed: (await store.episodes.list()).map((listed) => listed.id),
         reports,
         schema: state.storage.sql.exec("SELECT value FROM warpfold_meta WHERE key = 'schema'").toArray(),
-        index: state.storage.sql.exec('SELECT basename, episode_id, paths FROM warpfold_episode_paths').toArray(),
+        index: state.storage.sql.exec("SELECT key, value FROM warpfold_records WHERE key LIKE 'episode-path/%'").toArray(),
+        tables: state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'warpfold_%' ORDER BY name").toArray().map((row) => row.name),
       };
     });
     expect(result.found).toEqual([episode]);
     expect(result.session).toEqual({ id: 's1', version: 3, state: { calls: 3 } });
     expect(result.saved).toEqual({ id: 's1', version: 4 });
     expect(result.listed).toEqual([episode.id]);
-    expect(result.reports).toEqual(['ep-broken']);
+    expect(result.reports).toEqual(['episode/ep-broken']);
     expect(result.schema).toEqual([{ value: String(DURABLE_OBJECT_SCHEMA_VERSION) }]);
-    expect(result.index).toEqual([{ basename: 'loader.ts', episode_id: episode.id, paths: JSON.stringify(['src/config/loader.ts']) }]);
+    expect(result.index).toEqual([{ key: `episode-path/loader.ts/${episode.id}`, value: JSON.stringify({ paths: ['src/config/loader.ts'], order: [0, -5_000, episode.sessionId, -2, episode.id] }) }]);
+    expect(result.tables).toEqual(['warpfold_meta', 'warpfold_records']);
   });
 
   it('opens tables of schema 2 written by the store of df6ec18 (fixture) and serves all of it', async () => {
@@ -108,7 +108,7 @@ describe('durable object store', () => {
       };
     });
     expect(rows.schema).toEqual([{ value: String(DURABLE_OBJECT_SCHEMA_VERSION) }]);
-    expect(rows.tables).toEqual(['warpfold_episode_paths', 'warpfold_episodes', 'warpfold_meta', 'warpfold_rails', 'warpfold_sessions']);
+    expect(rows.tables).toEqual(['warpfold_meta', 'warpfold_records']);
   });
 
   it('writes a batch of episodes whole or not at all', async () => {

@@ -1,0 +1,107 @@
+import { openDB, type IDBPDatabase, type IDBPObjectStore } from 'idb';
+import { IndexedDbUnavailableError, StorageError, StorageQuotaError, UpgradeBlockedError } from '../storage-errors.ts';
+import { prefixUpperBound, type StorageDriver } from '../storage-driver.ts';
+import { INDEXEDDB_SCHEMA_VERSION, upgradeDatabase } from './indexeddb-upgrade.ts';
+
+type Database = IDBPDatabase;
+type RecordStore<Mode extends IDBTransactionMode> = IDBPObjectStore<unknown, ['records'], 'records', Mode>;
+
+const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+const isQuotaError = (error: unknown) => (error as { name?: unknown } | null)?.name === 'QuotaExceededError' || (error as { code?: unknown } | null)?.code === 22;
+/** A request whose failure surfaces through `transaction.done`; its own promise must not go unhandled. */
+const quiet = (request: Promise<unknown>) => void request.catch(() => undefined);
+
+/**
+ * Keys in one object store of the browser's IndexedDB. Nothing touches `indexedDB` until the first
+ * operation, so importing and creating are safe anywhere; every operation is one transaction. When
+ * another connection asks to upgrade, this one closes and reopens on its next operation.
+ */
+export function indexedDbDriver(name: string): StorageDriver & { close(): void } {
+  let connection: Promise<Database> | undefined;
+  const open = () =>
+    new Promise<Database>((resolve, reject) => {
+      if (typeof indexedDB === 'undefined' || indexedDB === null) return reject(new IndexedDbUnavailableError('there is no indexedDB in this context'));
+      let blocked = false;
+      let opening: Promise<Database>;
+      try {
+        opening = openDB(name, INDEXEDDB_SCHEMA_VERSION, {
+          upgrade: (db, oldVersion, _newVersion, transaction) => upgradeDatabase(db, oldVersion, transaction),
+          blocked: (currentVersion, blockedVersion) => {
+            blocked = true;
+            reject(new UpgradeBlockedError(name, currentVersion, blockedVersion ?? INDEXEDDB_SCHEMA_VERSION));
+          },
+          blocking: () => {
+            void opening.then((db) => db.close());
+            connection = undefined;
+          },
+          terminated: () => (connection = undefined),
+        });
+      } catch (error) {
+        // some private modes throw from indexedDB.open itself
+        return reject(new IndexedDbUnavailableError(`opening "${name}" failed (${describe(error)})`, error));
+      }
+      opening.then(
+        // a blocked open may still succeed later, after the caller was told: close it then
+        (db) => (blocked ? db.close() : resolve(db)),
+        (error: unknown) => {
+          if (blocked) return;
+          if ((error as { name?: unknown })?.name === 'VersionError') reject(new StorageError('storage-failed', `IndexedDB "${name}" is at a newer schema than ${INDEXEDDB_SCHEMA_VERSION}, written by a newer warpfold`, { cause: error }));
+          else if (isQuotaError(error)) reject(new StorageQuotaError('opening the database', error));
+          else reject(new IndexedDbUnavailableError(`opening "${name}" failed (${describe(error)})`, error));
+        },
+      );
+    });
+  /** One transaction over `records`; errors become typed ones. */
+  const run = async <T, Mode extends 'readonly' | 'readwrite'>(label: string, mode: Mode, work: (store: RecordStore<Mode>) => Promise<T>): Promise<T> => {
+    if (connection === undefined) {
+      const opening = open();
+      connection = opening;
+      opening.catch(() => connection === opening && (connection = undefined));
+    }
+    try {
+      const transaction = (await connection).transaction('records', mode);
+      const done = transaction.done;
+      done.catch(() => undefined);
+      const result = await work(transaction.store);
+      await done;
+      return result;
+    } catch (error) {
+      if (error instanceof StorageError) throw error;
+      if (isQuotaError(error)) throw new StorageQuotaError(label, error);
+      throw new StorageError('storage-failed', `IndexedDB ${label} failed: ${describe(error)}`, { cause: error });
+    }
+  };
+  return {
+    name: 'indexeddb',
+    get: (key) => run('get', 'readonly', (store) => store.get(key) as Promise<string | undefined>),
+    list: (prefix, options) =>
+      run('list', 'readonly', async (store) => {
+        const upper = prefixUpperBound(prefix);
+        const range = upper === undefined ? IDBKeyRange.lowerBound(prefix) : IDBKeyRange.bound(prefix, upper, false, true);
+        const [keys, values] = await Promise.all([store.getAllKeys(range), options?.values ? store.getAll(range) : undefined]);
+        return keys.flatMap((key, at) => (typeof key === 'string' && key.startsWith(prefix) ? [values ? { key, value: values[at] as string } : { key }] : []));
+      }),
+    update: (key, change) =>
+      run('update', 'readwrite', async (store) => {
+        const current = (await store.get(key)) as string | undefined;
+        let next: string | null | undefined;
+        try {
+          next = change(current);
+        } catch (error) {
+          store.transaction.abort();
+          throw error;
+        }
+        if (next === null) quiet(store.delete(key));
+        else if (next !== undefined) quiet(store.put(next, key));
+      }),
+    batch: (writes) =>
+      run('batch', 'readwrite', async (store) => {
+        for (const { key, value } of writes) quiet(value === null ? store.delete(key) : store.put(value, key));
+      }),
+    close() {
+      const open = connection;
+      connection = undefined;
+      void open?.then((db) => db.close(), () => undefined);
+    },
+  };
+}
