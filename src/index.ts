@@ -88,7 +88,6 @@ export {
 } from './task-rail/index.ts';
 export {
   compareEpisodesNewestFirst,
-  createMemoryEpisodeStore,
   DEFAULT_FIND_LIMIT,
   deriveEpisodesFromMessages,
   EPISODE_CARD_OPENING,

@@ -14,7 +14,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const VALUES = [
   'ackStep', 'ALWAYS_ON_FOLD_CONFIG', 'BudgetInputError', 'buildFoldIndex', 'buildFoldRecallContext',
   'buildRawRebirthSeedFromMessages', 'classifyAssistantRegister', 'compareEpisodesNewestFirst',
-  'contextWindowForModel', 'createMemoryEpisodeStore', 'createRecallState', 'currentTaskRailStep',
+  'contextWindowForModel', 'createRecallState', 'currentTaskRailStep',
   'DEFAULT_FIND_LIMIT', 'DEFAULT_FOLD_CONFIG', 'DEFAULT_FOLD_PRESSURE_CEILING_TOKENS', 'DEFAULT_RECEIPT_LOG_LENGTH',
   'DEFAULT_FREEZE_CONFIG', 'DEFAULT_RECALL_CONFIG', 'DEFAULT_SPRINT_SIZE', 'deriveEpisodesFromMessages',
   'detectTurns', 'EPISODE_CARD_OPENING', 'episodeId', 'EPOCH_REASONS', 'estimateTokens',

@@ -1,9 +1,10 @@
 import { openDB, type IDBPDatabase } from 'idb';
 import { describe, it, expect } from 'vitest';
-import { createIndexedDbStore, INDEXEDDB_SCHEMA_VERSION, SessionConflictError, UpgradeBlockedError, type CorruptRecordError, type RecordKind } from '../../src/storage/indexeddb.ts';
+import { createIndexedDbStore, indexedDbDriver, INDEXEDDB_SCHEMA_VERSION, SessionConflictError, UpgradeBlockedError, type CorruptRecordError, type RecordKind } from '../../src/storage/indexeddb.ts';
 import type { Episode } from '../../src/episodes/index.ts';
 import { makeEpisode } from '../episodes/fixtures.ts';
 import { runStorageConformance } from './storage-conformance.ts';
+import { runDriverConformance } from './driver-conformance.ts';
 import { expectFixtureReadBack } from './fixtures/expect-fixture-read-back.ts';
 import type { FixtureContents } from './fixtures/fixture-contents.ts';
 import { loadDatabase, type DatabaseDump } from './fixtures/indexeddb-dump.ts';
@@ -38,6 +39,8 @@ async function writeRaw(name: string, kind: RecordKind, id: string, text: string
 
 /** The IndexedDB suite: conformance plus upgrade, two connections and a blocked upgrade, in whatever runtime runs it. */
 export function runIndexedDbCases(runtime: string): void {
+  runDriverConformance(`indexeddb (${runtime})`, async () => indexedDbDriver(freshName()));
+
   runStorageConformance(`indexeddb (${runtime})`, {
     async create(options) {
       const name = freshName();

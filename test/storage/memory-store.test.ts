@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { createMemoryStore } from '../../src/storage/memory.ts';
+import { createMemoryStore, memoryDriver } from '../../src/storage/memory.ts';
+import { runDriverConformance } from './driver-conformance.ts';
 import { runStorageConformance } from './storage-conformance.ts';
 
 runStorageConformance('memory', {
@@ -40,3 +41,5 @@ describe('memory store', () => {
     expect(String(warnings[0])).toContain('session/s1');
   });
 });
+
+runDriverConformance('memory', async () => memoryDriver());

@@ -1,8 +1,10 @@
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, it, expect } from 'vitest';
-import { createDurableObjectStore, DURABLE_OBJECT_SCHEMA_VERSION, type CorruptRecordError, type StorageOptions, type WarpfoldStorage } from '../../src/storage/durable-object.ts';
+import { createDurableObjectStore, DURABLE_OBJECT_SCHEMA_VERSION, durableObjectDriver, type CorruptRecordError, type StorageOptions, type WarpfoldStorage } from '../../src/storage/durable-object.ts';
 import { runStorageConformance } from '../storage/storage-conformance.ts';
+import { runDriverConformance } from '../storage/driver-conformance.ts';
+import type { StorageDriver } from '../../src/storage/memory.ts';
 import { makeEpisode } from '../episodes/fixtures.ts';
 import type { Episode } from '../../src/episodes/index.ts';
 import { loadTables, type TablesDump } from '../storage/fixtures/durable-object-dump.ts';
@@ -28,6 +30,15 @@ function storageInside(stub: Stub, options: StorageOptions): WarpfoldStorage {
     });
   return { episodes: area('episodes'), sessions: area('sessions'), rails: area('rails') };
 }
+
+/** A driver whose every call runs inside the Durable Object, over a driver opened anew each time. */
+function driverInside(stub: Stub): StorageDriver {
+  const inside = (method: 'get' | 'list' | 'update' | 'batch') => (...args: unknown[]) =>
+    runInDurableObject(stub, (_instance, state) => (durableObjectDriver(state.storage)[method] as (...parameters: unknown[]) => unknown)(...args));
+  return { name: 'durable-object', get: inside('get'), list: inside('list'), update: inside('update'), batch: inside('batch') } as StorageDriver;
+}
+
+runDriverConformance('durable-object', async () => driverInside(env.TEST_OBJECT.getByName(crypto.randomUUID())));
 
 runStorageConformance('durable-object', {
   async create(options) {

@@ -1,10 +1,13 @@
 import { env } from 'cloudflare:workers';
 import { describe, it, expect } from 'vitest';
-import { createKvStore, KeyTooLongError, KV_LIST_PAGE_SIZE, KV_MAX_VALUE_BYTES, ValueTooLargeError } from '../../src/storage/kv.ts';
+import { createKvStore, kvDriver, KeyTooLongError, KV_LIST_PAGE_SIZE, KV_MAX_VALUE_BYTES, ValueTooLargeError } from '../../src/storage/kv.ts';
 import { makeEpisode } from '../episodes/fixtures.ts';
 import { runStorageConformance } from '../storage/storage-conformance.ts';
+import { runDriverConformance } from '../storage/driver-conformance.ts';
 
 const freshPrefix = () => `test-${crypto.randomUUID()}/`;
+
+runDriverConformance('kv', async () => kvDriver(env.TEST_KV, freshPrefix()));
 
 runStorageConformance('kv', {
   async create(options) {

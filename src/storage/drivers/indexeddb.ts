@@ -81,19 +81,25 @@ export function indexedDbDriver(name: string): StorageDriver & { close(): void }
         const [keys, values] = await Promise.all([store.getAllKeys(range), options?.values ? store.getAll(range) : undefined]);
         return keys.flatMap((key, at) => (typeof key === 'string' && key.startsWith(prefix) ? [values ? { key, value: values[at] as string } : { key }] : []));
       }),
-    update: (key, change) =>
-      run('update', 'readwrite', async (store) => {
+    async update(key, change) {
+      // what the change throws is the caller's, passed on as it is, not a failure of IndexedDB
+      let refusal: { error: unknown } | undefined;
+      await run('update', 'readwrite', async (store) => {
         const current = (await store.get(key)) as string | undefined;
         let next: string | null | undefined;
         try {
           next = change(current);
         } catch (error) {
-          store.transaction.abort();
-          throw error;
+          refusal = { error };
+          return store.transaction.abort();
         }
         if (next === null) quiet(store.delete(key));
         else if (next !== undefined) quiet(store.put(next, key));
-      }),
+      }).catch((error: unknown) => {
+        if (refusal === undefined) throw error;
+      });
+      if (refusal !== undefined) throw refusal.error;
+    },
     batch: (writes) =>
       run('batch', 'readwrite', async (store) => {
         for (const { key, value } of writes) quiet(value === null ? store.delete(key) : store.put(value, key));
