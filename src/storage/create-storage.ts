@@ -1,7 +1,7 @@
 import type { EpisodeStore } from '../episodes/episode-store.ts';
 import type { Episode } from '../episodes/types.ts';
 import type { TaskRail } from '../task-rail/types.ts';
-import { findLimit, newestFirst, rankIndexEntries, selectByPaths, takeRankedAsync, wantedPaths, type PathIndexEntry } from './episode-lookup.ts';
+import { findLimit, newestFirst, rankIndexEntries, selectByPaths, takeRanked, wantedPaths, type PathIndexEntry } from './episode-lookup.ts';
 import { basenamePrefix, indexWrites, readIndexEntry } from './path-index.ts';
 import { checkExpectedVersion, checkId, corruptionReporter, decodeEpisode, decodeRail, decodeSession, encodeEpisode, encodeRail, encodeSession, jsonText, usableRecord } from './record-format.ts';
 import { sortIds } from './sort-ids.ts';
@@ -126,7 +126,7 @@ export function createStorage(driver: StorageDriver, options?: StorageOptions): 
           }
         }
         const read = (id: string) => readEpisode(id, found);
-        if (unranked.size === 0) return takeRankedAsync(rankIndexEntries(entries, wanted.paths), wanted.paths, limit, read);
+        if (unranked.size === 0) return takeRanked(rankIndexEntries(entries, wanted.paths), wanted.paths, limit, read);
         // an index entry without paths and order: read every candidate and rank the records themselves
         const candidates = await Promise.all([...new Set([...unranked, ...entries.map((entry) => entry.id)])].map(read));
         return selectByPaths(candidates.filter((episode): episode is Episode => episode !== undefined), wanted.paths, limit);

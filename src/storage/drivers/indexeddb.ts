@@ -1,13 +1,11 @@
-import { openDB, type IDBPDatabase, type IDBPObjectStore } from 'idb';
-import { IndexedDbUnavailableError, StorageError, StorageQuotaError, UpgradeBlockedError } from '../storage-errors.ts';
+import type { IDBPDatabase, IDBPObjectStore } from 'idb';
+import { StorageError, StorageQuotaError } from '../storage-errors.ts';
 import { prefixUpperBound, type StorageDriver } from '../storage-driver.ts';
-import { INDEXEDDB_SCHEMA_VERSION, upgradeDatabase } from './indexeddb-upgrade.ts';
+import { describe, isQuotaError, openDatabase } from './indexeddb-open.ts';
 
 type Database = IDBPDatabase;
 type RecordStore<Mode extends IDBTransactionMode> = IDBPObjectStore<unknown, ['records'], 'records', Mode>;
 
-const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-const isQuotaError = (error: unknown) => (error as { name?: unknown } | null)?.name === 'QuotaExceededError' || (error as { code?: unknown } | null)?.code === 22;
 /** A request whose failure surfaces through `transaction.done`; its own promise must not go unhandled. */
 const quiet = (request: Promise<unknown>) => void request.catch(() => undefined);
 
@@ -18,43 +16,10 @@ const quiet = (request: Promise<unknown>) => void request.catch(() => undefined)
  */
 export function indexedDbDriver(name: string): StorageDriver & { close(): void } {
   let connection: Promise<Database> | undefined;
-  const open = () =>
-    new Promise<Database>((resolve, reject) => {
-      if (typeof indexedDB === 'undefined' || indexedDB === null) return reject(new IndexedDbUnavailableError('there is no indexedDB in this context'));
-      let blocked = false;
-      let opening: Promise<Database>;
-      try {
-        opening = openDB(name, INDEXEDDB_SCHEMA_VERSION, {
-          upgrade: (db, oldVersion, _newVersion, transaction) => upgradeDatabase(db, oldVersion, transaction),
-          blocked: (currentVersion, blockedVersion) => {
-            blocked = true;
-            reject(new UpgradeBlockedError(name, currentVersion, blockedVersion ?? INDEXEDDB_SCHEMA_VERSION));
-          },
-          blocking: () => {
-            void opening.then((db) => db.close());
-            connection = undefined;
-          },
-          terminated: () => (connection = undefined),
-        });
-      } catch (error) {
-        // some private modes throw from indexedDB.open itself
-        return reject(new IndexedDbUnavailableError(`opening "${name}" failed (${describe(error)})`, error));
-      }
-      opening.then(
-        // a blocked open may still succeed later, after the caller was told: close it then
-        (db) => (blocked ? db.close() : resolve(db)),
-        (error: unknown) => {
-          if (blocked) return;
-          if ((error as { name?: unknown })?.name === 'VersionError') reject(new StorageError('storage-failed', `IndexedDB "${name}" is at a newer schema than ${INDEXEDDB_SCHEMA_VERSION}, written by a newer warpfold`, { cause: error }));
-          else if (isQuotaError(error)) reject(new StorageQuotaError('opening the database', error));
-          else reject(new IndexedDbUnavailableError(`opening "${name}" failed (${describe(error)})`, error));
-        },
-      );
-    });
   /** One transaction over `records`; errors become typed ones. */
   const run = async <T, Mode extends 'readonly' | 'readwrite'>(label: string, mode: Mode, work: (store: RecordStore<Mode>) => Promise<T>): Promise<T> => {
     if (connection === undefined) {
-      const opening = open();
+      const opening = openDatabase(name, () => (connection = undefined));
       connection = opening;
       opening.catch(() => connection === opening && (connection = undefined));
     }
