@@ -60,10 +60,10 @@ export function rankIndexEntries(entries: Iterable<PathIndexEntry>, paths: reado
  */
 export async function takeRanked(ids: readonly string[], paths: readonly string[], limit: number, read: (id: string) => Promise<Episode | undefined>): Promise<Episode[]> {
   const found: Episode[] = [];
-  for (const id of ids) {
-    if (found.length >= limit) break;
-    const episode = await read(id);
-    if (episode && touchesAny(episode, paths)) found.push(episode);
+  // as many reads at once as episodes are still wanted; ranked order decides which are kept
+  for (let next = 0; next < ids.length && found.length < limit; ) {
+    const chunk = ids.slice(next, (next += Math.min(limit - found.length, ids.length)));
+    for (const episode of await Promise.all(chunk.map(read))) if (episode && touchesAny(episode, paths) && found.length < limit) found.push(episode);
   }
   return newestFirst(found);
 }
