@@ -34,8 +34,9 @@ export interface StorageDriver {
    */
   update(key: string, change: DriverChange): Promise<void>;
   /**
-   * Applies the writes in order. Backends with transactions (memory, IndexedDB, Durable Object)
-   * apply them all or none; KV applies them one after another, so a reader may see a prefix of them.
+   * Applies the writes in order: of several writes to one key, the last one stays. Backends with
+   * transactions (memory, IndexedDB, Durable Object) apply them all or none; KV has none, and writes
+   * each run of distinct keys at once, so a reader may see some of them before the others.
    */
   batch(writes: readonly DriverWrite[]): Promise<void>;
 }

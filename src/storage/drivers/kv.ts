@@ -24,7 +24,8 @@ function inlineValue(metadata: unknown): string | undefined {
  * Keys in a Workers KV namespace, under an optional `prefix`. A key over 512 bytes or a value over
  * 25 MiB is refused before anything is written; listings follow the cursor 1,000 keys at a time.
  * KV has no transactions and no compare-and-swap: `update` runs one at a time per key within this
- * driver (one isolate), and a batch is applied in order, one write after another.
+ * driver (one isolate); a batch is applied in order, each run of writes to distinct keys at once
+ * (so of several writes to one key the last wins).
  */
 export function kvDriver(namespace: KvNamespaceLike, prefix = ''): StorageDriver {
   const get = async (key: string): Promise<string | undefined> => (await namespace.get(checkKey(prefix + key))) ?? undefined;
@@ -66,7 +67,14 @@ export function kvDriver(namespace: KvNamespaceLike, prefix = ''): StorageDriver
         const full = checkKey(prefix + key);
         return { full, value: value === null ? null : checkValue(full, value) };
       });
-      for (const { full, value } of checked) await (value === null ? namespace.delete(full) : put(full, value));
+      // in order, a run of writes to different keys at a time: KV readers elsewhere see writes in any order anyway
+      for (let start = 0; start < checked.length; ) {
+        const keys = new Set<string>();
+        let end = start;
+        while (end < checked.length && !keys.has(checked[end].full)) keys.add(checked[end++].full);
+        await Promise.all(checked.slice(start, end).map(({ full, value }) => (value === null ? namespace.delete(full) : put(full, value))));
+        start = end;
+      }
     },
   };
 }
