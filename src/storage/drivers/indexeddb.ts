@@ -36,9 +36,23 @@ export function indexedDbDriver(name: string): StorageDriver & { close(): void }
       throw new StorageError('storage-failed', `IndexedDB ${label} failed: ${describe(error)}`, { cause: error });
     }
   };
+  /** Gets asked for in one tick share one transaction: recall reads its candidates all at once. */
+  let waiting: Array<{ key: string; resolve(value: string | undefined): void; reject(error: unknown): void }> | undefined;
+  const readWaiting = () => {
+    const batch = waiting ?? [];
+    waiting = undefined;
+    run('get', 'readonly', (store) => Promise.all(batch.map(({ key }) => store.get(key) as Promise<string | undefined>))).then(
+      (values) => batch.forEach((read, at) => read.resolve(values[at])),
+      (error: unknown) => batch.forEach((read) => read.reject(error)),
+    );
+  };
   return {
     name: 'indexeddb',
-    get: (key) => run('get', 'readonly', (store) => store.get(key) as Promise<string | undefined>),
+    get: (key) =>
+      new Promise((resolve, reject) => {
+        if (waiting === undefined) queueMicrotask(readWaiting);
+        (waiting ??= []).push({ key, resolve, reject });
+      }),
     list: (prefix, options) =>
       run('list', 'readonly', async (store) => {
         const upper = prefixUpperBound(prefix);
