@@ -6,9 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createMemoryEpisodeStore, deriveEpisodesFromMessages, recallEpisodeCards, recordEpisodes } from 'warpfold/episodes';
+import { deriveEpisodesFromMessages, recallEpisodeCards, recordEpisodes } from 'warpfold/episodes';
 import { FoldSession, type ProviderMessage } from 'warpfold';
 import { RECALL_CARD_OPENING } from 'warpfold/recall';
+import { createMemoryStore } from 'warpfold/storage/memory';
 
 const sessionFile = process.argv[2] ?? fileURLToPath(new URL('../test/fixtures/sessions/msa-ds-chat-test-django__django-12589.json', import.meta.url));
 const history: ProviderMessage[] = JSON.parse(readFileSync(sessionFile, 'utf8')).messages;
@@ -64,7 +65,7 @@ if (sampleCard) {
 // Seal the session into episodes, one clock tick per message, and keep them.
 const sessionStart = 1_700_000_000_000;
 const episodes = deriveEpisodesFromMessages(history, { sessionId: basename(sessionFile, '.json'), timestamps: history.map((_, i) => sessionStart + i * 15_000) });
-const store = createMemoryEpisodeStore();
+const store = createMemoryStore().episodes;
 const recorded = await recordEpisodes(store, episodes);
 console.log(`\nepisodes: ${recorded.recorded} recorded, ${recorded.superseded} conclusions superseded`);
 for (const episode of episodes) {

@@ -4,6 +4,5 @@ export { deriveEpisodesFromMessages, type DeriveEpisodesOptions } from './derive
 export { episodeId } from './episode-id.ts';
 export { compareEpisodesNewestFirst, isOlderEpisode } from './episode-order.ts';
 export { DEFAULT_FIND_LIMIT, type EpisodeStore, type FindByPathsOptions, type ListEpisodesOptions } from './episode-store.ts';
-export { createMemoryEpisodeStore } from './memory-episode-store.ts';
 export { recordEpisodes, type RecordEpisodesResult } from './record-episodes.ts';
 export { EPISODE_CARD_OPENING, recallEpisodeCards, type EpisodeCard, type EpisodeCardOptions } from './recall-episode-cards.ts';

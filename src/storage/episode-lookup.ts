@@ -4,11 +4,6 @@ import type { Episode } from '../episodes/types.ts';
 import { basenameOf, normalizePath, pathsMatch } from '../text/normalize-path.ts';
 import { StorageInputError } from './storage-errors.ts';
 
-/** The basename keys a backend indexes an episode under: one per distinct file basename. */
-export function episodeBasenames(episode: Episode): string[] {
-  return [...new Set(episode.files.map((file) => basenameOf(normalizePath(file.path))))];
-}
-
 /**
  * Sorts exactly as `compareEpisodesNewestFirst`: `[0, -time]` for a known time (newest first),
  * `[1, 0]` without one; then session id, later span starts first, then id.
@@ -63,23 +58,12 @@ export function rankIndexEntries(entries: Iterable<PathIndexEntry>, paths: reado
  * Reads ranked ids in order until `limit` episodes that really match are found: a stale or corrupt
  * record is skipped (its read reports it), so the index only ever narrows what is read.
  */
-export function takeRanked(ids: readonly string[], paths: readonly string[], limit: number, read: (id: string) => Episode | undefined): Episode[] {
+export async function takeRanked(ids: readonly string[], paths: readonly string[], limit: number, read: (id: string) => Promise<Episode | undefined>): Promise<Episode[]> {
   const found: Episode[] = [];
-  for (const id of ids) {
-    if (found.length >= limit) break;
-    const episode = read(id);
-    if (episode && touchesAny(episode, paths)) found.push(episode);
-  }
-  return newestFirst(found);
-}
-
-/** `takeRanked` for backends whose reads are async. */
-export async function takeRankedAsync(ids: readonly string[], paths: readonly string[], limit: number, read: (id: string) => Promise<Episode | undefined>): Promise<Episode[]> {
-  const found: Episode[] = [];
-  for (const id of ids) {
-    if (found.length >= limit) break;
-    const episode = await read(id);
-    if (episode && touchesAny(episode, paths)) found.push(episode);
+  // as many reads at once as episodes are still wanted; ranked order decides which are kept
+  for (let next = 0; next < ids.length && found.length < limit; ) {
+    const chunk = ids.slice(next, (next += Math.min(limit - found.length, ids.length)));
+    for (const episode of await Promise.all(chunk.map(read))) if (episode && touchesAny(episode, paths) && found.length < limit) found.push(episode);
   }
   return newestFirst(found);
 }
@@ -114,9 +98,4 @@ export function selectByPaths(candidates: Iterable<Episode>, paths: readonly str
 /** Every backend sorts in JavaScript with the one comparator, so all list alike whatever their key order. */
 export function newestFirst(episodes: Episode[]): Episode[] {
   return episodes.sort(compareEpisodesNewestFirst);
-}
-
-/** A listing: the readable episodes of one session (or all), newest first; an index may hand back more than asked. */
-export function listedEpisodes(read: ReadonlyArray<Episode | undefined>, sessionId: string | undefined): Episode[] {
-  return newestFirst(read.filter((episode): episode is Episode => episode !== undefined && (sessionId === undefined || episode.sessionId === sessionId)));
 }

@@ -11,7 +11,7 @@ import { ValidationError } from '../validation/validation-error.ts';
 /**
  * Every stored record is JSON text of one envelope: `{ recordVersion, kind, id, ...payload }`.
  *
- * - Version 0 is what came before the stores: a bare episode document (as `createMemoryEpisodeStore`
+ * - Version 0 is what came before the stores: a bare episode document (as the first memory episode store
  *   held them) or a bare `serializeTaskRail` document. Both are read and migrated to version 1.
  *   Sessions had no stored form before, so a bare session document is not a session record.
  * - Version 1 wraps the payload: `episode`, `rail` (serialized, with its own format version), or a

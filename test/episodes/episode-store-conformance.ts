@@ -3,8 +3,8 @@ import type { Episode, EpisodeStore } from '../../src/episodes/index.ts';
 import { makeEpisode } from './fixtures.ts';
 
 /**
- * The contract every EpisodeStore backend must meet. A backend's test file calls
- * `runEpisodeStoreConformance('indexeddb', () => createIndexedDbEpisodeStore(...))`;
+ * The contract every EpisodeStore backend must meet. `runStorageConformance` (test/storage) runs it
+ * for every storage driver, as `runEpisodeStoreConformance(name, () => storage.episodes)`;
  * `createStore` must return a fresh, empty store on every call.
  */
 export function runEpisodeStoreConformance(name: string, createStore: () => EpisodeStore | Promise<EpisodeStore>): void {

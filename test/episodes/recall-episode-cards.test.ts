@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { createMemoryEpisodeStore, recallEpisodeCards, recordEpisodes, type Episode } from '../../src/episodes/index.ts';
+import { recallEpisodeCards, recordEpisodes, type Episode } from '../../src/episodes/index.ts';
+import { createMemoryStore } from '../../src/storage/memory.ts';
 import { estimateTokens } from '../../src/text/estimate-tokens.ts';
 import { makeEpisode } from './fixtures.ts';
 
@@ -14,7 +15,7 @@ const touchOnly = makeEpisode({ start: 14, endedAt: 4 * HOUR, files: [{ path: LO
 const unrelated = makeEpisode({ start: 20, endedAt: 5 * HOUR, files: [{ path: 'docs/readme.md', how: 'edited' }], conclusions: [{ kind: 'verdict', text: '🏁 readme', paths: ['docs/readme.md'] }] });
 
 async function storeWith(episodes: Episode[]) {
-  const store = createMemoryEpisodeStore();
+  const store = createMemoryStore().episodes;
   await recordEpisodes(store, episodes);
   return store;
 }

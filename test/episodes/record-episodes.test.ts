@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { createMemoryEpisodeStore, deriveEpisodesFromMessages, recordEpisodes, type Episode } from '../../src/episodes/index.ts';
+import { deriveEpisodesFromMessages, recordEpisodes, type Episode } from '../../src/episodes/index.ts';
+import { createMemoryStore } from '../../src/storage/memory.ts';
 import { renderScript, type ScriptStep } from '../recall/dialects.ts';
 import { makeEpisode } from './fixtures.ts';
 
@@ -15,7 +16,7 @@ const newerHazard = makeEpisode({ start: 50, endedAt: 7_000, files: [{ path: LOA
 const docsOnly = makeEpisode({ start: 30, endedAt: 5_000, files: [{ path: 'docs/config.md', how: 'edited' }], conclusions: [{ kind: 'verdict', text: '🏁 Docs done.', paths: ['docs/config.md'] }] });
 
 async function recorded(...batches: Episode[][]) {
-  const store = createMemoryEpisodeStore();
+  const store = createMemoryStore().episodes;
   const results = [];
   for (const batch of batches) results.push(await recordEpisodes(store, batch));
   return { store, results, byId: new Map((await store.list()).map((episode) => [episode.id, episode])) };

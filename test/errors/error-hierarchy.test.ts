@@ -54,11 +54,6 @@ async function errorClassesOf(files: readonly string[]): Promise<Map<string, Err
  * Bare throws in files another change rewrites (the storage implementations and the memory
  * episode store it removes). The test fails once they are gone, so this list cannot outlive them.
  */
-const PENDING_BARE_THROWS: Readonly<Record<string, readonly string[]>> = {
-  'storage/indexeddb.ts': ['TypeError'],
-  'episodes/memory-episode-store.ts': ['RangeError', 'TypeError'],
-};
-
 describe('every exported error class derives from WarpfoldError', () => {
   it('across every public entry, each with its own name and marker', async () => {
     const entries = publicEntries();
@@ -104,20 +99,8 @@ describe('every throw in src/ throws a member of the hierarchy', () => {
   });
 
   it('no bare Error, TypeError or RangeError', () => {
-    const bare = thrown.filter(({ file, name }) => /^(?:Type|Range)?Error$/.test(name) && !PENDING_BARE_THROWS[file]?.includes(name));
+    const bare = thrown.filter(({ file, name }) => /^(?:Type|Range)?Error$/.test(name));
     expect(bare.map(({ file, name }) => `${file}: throw new ${name}(`)).toEqual([]);
-  });
-
-  it('the pending bare throws are still there (drop them from the list once the storage rewrite removes them)', () => {
-    for (const [file, names] of Object.entries(PENDING_BARE_THROWS)) {
-      let source = '';
-      try {
-        source = readFileSync(join(SRC, file), 'utf8');
-      } catch {
-        // the file is gone: its entry must go too
-      }
-      for (const name of names) expect(source, `${file} still throws a bare ${name}`).toContain(`throw new ${name}(`);
-    }
   });
 
   it('each thrown class is exported from its module and derives from WarpfoldError', async () => {

@@ -1,12 +1,16 @@
 import { openDB, type IDBPDatabase } from 'idb';
 import { describe, it, expect } from 'vitest';
-import { createIndexedDbStore, INDEXEDDB_SCHEMA_VERSION, SessionConflictError, UpgradeBlockedError, type CorruptRecordError } from '../../src/storage/indexeddb.ts';
+import { createIndexedDbStore, indexedDbDriver, INDEXEDDB_SCHEMA_VERSION, SessionConflictError, UpgradeBlockedError, type CorruptRecordError, type RecordKind } from '../../src/storage/indexeddb.ts';
 import type { Episode } from '../../src/episodes/index.ts';
 import { makeEpisode } from '../episodes/fixtures.ts';
 import { runStorageConformance } from './storage-conformance.ts';
+import { runDriverConformance } from './driver-conformance.ts';
+import { expectFixtureReadBack } from './fixtures/expect-fixture-read-back.ts';
+import type { FixtureContents } from './fixtures/fixture-contents.ts';
+import { loadDatabase, type DatabaseDump } from './fixtures/indexeddb-dump.ts';
+import schema2 from './fixtures/indexeddb-schema-2.json';
 
 const freshName = () => `warpfold-test-${crypto.randomUUID()}`;
-const storeNames = { episode: 'episodes', session: 'sessions', rail: 'rails' } as const;
 
 /**
  * The previous schema, as the first release created it: episodes as structured-clone objects with a
@@ -26,17 +30,17 @@ export async function createVersion1Database(name: string, contents: { episodes:
   database.close();
 }
 
-/** Puts raw text as the stored record, next to whatever index keys the row already has. */
-async function writeRaw(name: string, kind: keyof typeof storeNames, id: string, text: string): Promise<void> {
+/** Puts raw text as the stored record, as a crash, a bug or a newer writer would. */
+async function writeRaw(name: string, kind: RecordKind, id: string, text: string): Promise<void> {
   const database = await openDB(name);
-  const store = storeNames[kind];
-  const existing = (await database.get(store, id)) as Record<string, unknown> | undefined;
-  await database.put(store, existing ? { ...existing, text } : kind === 'episode' ? { id, text, order: [2, 0, '', 0, ''], sessionOrder: ['', 2, 0, '', 0, ''], pathKeys: [] } : { id, text });
+  await database.put('records', text, `${kind}/${id}`);
   database.close();
 }
 
 /** The IndexedDB suite: conformance plus upgrade, two connections and a blocked upgrade, in whatever runtime runs it. */
 export function runIndexedDbCases(runtime: string): void {
+  runDriverConformance(`indexeddb (${runtime})`, async () => indexedDbDriver(freshName()));
+
   runStorageConformance(`indexeddb (${runtime})`, {
     async create(options) {
       const name = freshName();
@@ -59,7 +63,7 @@ export function runIndexedDbCases(runtime: string): void {
       expect((await store.episodes.findByPaths(['loader.ts'])).map((episode) => episode.id)).toEqual([docs.id, loader.id, untimed.id]);
       expect((await store.episodes.findByPaths(['src/config/loader.ts'])).map((episode) => episode.id)).toEqual([docs.id, loader.id]);
       expect(await store.sessions.load('s1')).toEqual({ id: 's1', version: 4, state: { format: 'warpfold/session', calls: 9 } });
-      // the optimistic version carries over, and the new rails store exists
+      // the optimistic version carries over; version 1 had no rails
       await expect(store.sessions.save('s1', { calls: 10 }, { expectedVersion: 3 })).rejects.toBeInstanceOf(SessionConflictError);
       expect((await store.sessions.save('s1', { calls: 10 }, { expectedVersion: 4 })).version).toBe(5);
       expect(await store.rails.list()).toEqual([]);
@@ -67,9 +71,18 @@ export function runIndexedDbCases(runtime: string): void {
       store.close();
       const raw = await openDB(name);
       expect(raw.version).toBe(INDEXEDDB_SCHEMA_VERSION);
-      expect([...raw.objectStoreNames].sort()).toEqual(['episodes', 'rails', 'sessions']);
-      expect([...raw.transaction('episodes').store.indexNames].sort()).toEqual(['by-path', 'by-session', 'newest']);
+      expect([...raw.objectStoreNames]).toEqual(['records']);
       raw.close();
+    });
+
+    it('opens a schema-2 database written by the store of df6ec18 (fixture) and serves all of it', async () => {
+      const name = freshName();
+      const fixture = schema2 as unknown as { contents: FixtureContents; database: DatabaseDump };
+      await loadDatabase(name, fixture.database);
+      const reports: CorruptRecordError[] = [];
+      const store = createIndexedDbStore({ name, onCorruptRecord: (error) => reports.push(error) });
+      await expectFixtureReadBack(store, fixture.contents, reports);
+      store.close();
     });
 
     it('an unreadable version-1 record survives the upgrade and is reported when read', async () => {
@@ -80,8 +93,8 @@ export function runIndexedDbCases(runtime: string): void {
       expect((await store.episodes.list()).map((episode) => episode.id)).toEqual([loader.id]);
       expect(await store.sessions.load('s1')).toBeUndefined();
       expect(reports.map((report) => [report.kind, report.key])).toEqual([
-        ['episode', `episodes/${docs.id}`],
-        ['session', 'sessions/s1'],
+        ['episode', `episode/${docs.id}`],
+        ['session', 'session/s1'],
       ]);
       store.close();
     });

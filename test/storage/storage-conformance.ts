@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { runEpisodeStoreConformance } from '../episodes/episode-store-conformance.ts';
 import { makeEpisode } from '../episodes/fixtures.ts';
+import type { Episode } from '../../src/episodes/index.ts';
 import { serializeTaskRail, shoot, startTaskRail, type TaskRail } from '../../src/task-rail/index.ts';
 import { CorruptRecordError, SessionConflictError, StorageInputError, type JsonValue, type RecordKind, type StorageOptions, type WarpfoldStorage } from '../../src/storage/memory.ts';
 
@@ -158,6 +159,48 @@ export function runStorageConformance(name: string, harness: StorageHarness): vo
       const big = { format: 'warpfold/session', bands: Array.from({ length: 2_000 }, (_, index) => ({ text: `line ${index} ${'x'.repeat(500)}`, start: index })) };
       await storage.sessions.save('big', big);
       expect((await storage.sessions.load('big'))?.state).toEqual(big);
+    });
+  });
+
+  describe(`ids and input, alike in every store: ${name}`, () => {
+    it('an empty or non-string id is a StorageInputError naming the id, in every method of every store', async () => {
+      const { storage } = await open(harness);
+      const calls: Array<[string, () => Promise<unknown>]> = [
+        ['episodes.get', () => storage.episodes.get('')],
+        ['episodes.delete', () => storage.episodes.delete('')],
+        ['sessions.load', () => storage.sessions.load('')],
+        ['sessions.save', () => storage.sessions.save('', 1)],
+        ['sessions.delete', () => storage.sessions.delete('')],
+        ['rails.load', () => storage.rails.load('')],
+        ['rails.delete', () => storage.rails.delete('')],
+        ['sessions.load(42)', () => storage.sessions.load(42 as unknown as string)],
+        ['episodes.get(undefined)', () => storage.episodes.get(undefined as unknown as string)],
+      ];
+      for (const [label, call] of calls) {
+        const error = await call().then(() => undefined, (rejection: unknown) => rejection);
+        expect(error, label).toBeInstanceOf(StorageInputError);
+        expect(error, label).toMatchObject({ code: 'invalid-input', field: 'id' });
+      }
+    });
+
+    it('refuses a batch holding an episode without an id, or of the wrong shape, and stores nothing of it', async () => {
+      const { storage } = await open(harness);
+      const good = makeEpisode({ start: 0, files: [{ path: 'src/a.ts', how: 'read' }] });
+      await expect(storage.episodes.put([good, { ...good, id: '' }])).rejects.toMatchObject({ code: 'invalid-input', field: 'episode.id' });
+      await expect(storage.episodes.put([good, { ...good, id: 'ep-2', outcome: 'won' as 'open' }])).rejects.toMatchObject({ code: 'invalid-input', field: 'episode' });
+      await expect(storage.episodes.put([good, null as unknown as Episode])).rejects.toBeInstanceOf(StorageInputError);
+      await expect(storage.episodes.findByPaths(['src/a.ts'], { limit: -1 })).rejects.toMatchObject({ code: 'invalid-input', field: 'options.limit' });
+      expect(await storage.episodes.list()).toEqual([]);
+      expect(await storage.episodes.findByPaths(['src/a.ts'])).toEqual([]);
+    });
+
+    it('keeps separate storages apart', async () => {
+      const first = await open(harness);
+      const second = await open(harness);
+      await first.storage.episodes.put([makeEpisode({ start: 0, files: [{ path: 'a.ts', how: 'read' }] })]);
+      await first.storage.sessions.save('s1', 1);
+      expect(await second.storage.episodes.list()).toEqual([]);
+      expect(await second.storage.sessions.list()).toEqual([]);
     });
   });
 

@@ -1,10 +1,16 @@
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, it, expect } from 'vitest';
-import { createDurableObjectStore, DURABLE_OBJECT_SCHEMA_VERSION, type StorageOptions, type WarpfoldStorage } from '../../src/storage/durable-object.ts';
+import { createDurableObjectStore, DURABLE_OBJECT_SCHEMA_VERSION, durableObjectDriver, type CorruptRecordError, type StorageOptions, type WarpfoldStorage } from '../../src/storage/durable-object.ts';
 import { runStorageConformance } from '../storage/storage-conformance.ts';
+import { runDriverConformance } from '../storage/driver-conformance.ts';
+import type { StorageDriver } from '../../src/storage/memory.ts';
 import { makeEpisode } from '../episodes/fixtures.ts';
 import type { Episode } from '../../src/episodes/index.ts';
+import { loadTables, type TablesDump } from '../storage/fixtures/durable-object-dump.ts';
+import { expectFixtureReadBack } from '../storage/fixtures/expect-fixture-read-back.ts';
+import type { FixtureContents } from '../storage/fixtures/fixture-contents.ts';
+import schema2 from '../storage/fixtures/durable-object-schema-2.json';
 
 type Stub = DurableObjectStub;
 
@@ -25,7 +31,14 @@ function storageInside(stub: Stub, options: StorageOptions): WarpfoldStorage {
   return { episodes: area('episodes'), sessions: area('sessions'), rails: area('rails') };
 }
 
-const rawTables = { episode: 'warpfold_episodes', session: 'warpfold_sessions', rail: 'warpfold_rails' } as const;
+/** A driver whose every call runs inside the Durable Object, over a driver opened anew each time. */
+function driverInside(stub: Stub): StorageDriver {
+  const inside = (method: 'get' | 'list' | 'update' | 'batch') => (...args: unknown[]) =>
+    runInDurableObject(stub, (_instance, state) => (durableObjectDriver(state.storage)[method] as (...parameters: unknown[]) => unknown)(...args));
+  return { name: 'durable-object', get: inside('get'), list: inside('list'), update: inside('update'), batch: inside('batch') } as StorageDriver;
+}
+
+runDriverConformance('durable-object', async () => driverInside(env.TEST_OBJECT.getByName(crypto.randomUUID())));
 
 runStorageConformance('durable-object', {
   async create(options) {
@@ -34,7 +47,7 @@ runStorageConformance('durable-object', {
       storage: storageInside(stub, options),
       writeRaw: (kind, id, text) =>
         runInDurableObject(stub, (_instance, state) => {
-          state.storage.sql.exec(`UPDATE ${rawTables[kind]} SET record = ? WHERE id = ?`, text, id);
+          state.storage.sql.exec('UPDATE warpfold_records SET value = ? WHERE key = ?', text, `${kind}/${id}`);
         }),
     };
   },
@@ -57,7 +70,7 @@ function createSchemaVersion1(sql: DurableObjectStorage['sql'], episode: Episode
 }
 
 describe('durable object store', () => {
-  it('upgrades schema 1 in place: records kept, the path index rebuilt, versions carried over', async () => {
+  it('upgrades schema 1 in place: records moved to one table, the path index rebuilt, versions carried over', async () => {
     const stub = env.TEST_OBJECT.getByName(crypto.randomUUID());
     const episode = makeEpisode({ start: 2, endedAt: 5_000, files: [{ path: './src//config/loader.ts', how: 'edited' }] });
     const result = await runInDurableObject(stub, async (_instance, state) => {
@@ -71,16 +84,28 @@ describe('durable object store', () => {
         listed: (await store.episodes.list()).map((listed) => listed.id),
         reports,
         schema: state.storage.sql.exec("SELECT value FROM warpfold_meta WHERE key = 'schema'").toArray(),
-        index: state.storage.sql.exec('SELECT basename, episode_id, paths FROM warpfold_episode_paths').toArray(),
+        index: state.storage.sql.exec("SELECT key, value FROM warpfold_records WHERE key LIKE 'episode-path/%'").toArray(),
+        tables: state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'warpfold_%' ORDER BY name").toArray().map((row) => row.name),
       };
     });
     expect(result.found).toEqual([episode]);
     expect(result.session).toEqual({ id: 's1', version: 3, state: { calls: 3 } });
     expect(result.saved).toEqual({ id: 's1', version: 4 });
     expect(result.listed).toEqual([episode.id]);
-    expect(result.reports).toEqual(['ep-broken']);
+    expect(result.reports).toEqual(['episode/ep-broken']);
     expect(result.schema).toEqual([{ value: String(DURABLE_OBJECT_SCHEMA_VERSION) }]);
-    expect(result.index).toEqual([{ basename: 'loader.ts', episode_id: episode.id, paths: JSON.stringify(['src/config/loader.ts']) }]);
+    expect(result.index).toEqual([{ key: `episode-path/loader.ts/${episode.id}`, value: JSON.stringify({ paths: ['src/config/loader.ts'], order: [0, -5_000, episode.sessionId, -2, episode.id] }) }]);
+    expect(result.tables).toEqual(['warpfold_meta', 'warpfold_records']);
+  });
+
+  it('opens tables of schema 2 written by the store of df6ec18 (fixture) and serves all of it', async () => {
+    const stub = env.TEST_OBJECT.getByName(crypto.randomUUID());
+    const fixture = schema2 as unknown as { contents: FixtureContents; tables: TablesDump };
+    await runInDurableObject(stub, async (_instance, state) => {
+      loadTables(state.storage.sql, fixture.tables);
+      const reports: CorruptRecordError[] = [];
+      await expectFixtureReadBack(createDurableObjectStore(state.storage, { onCorruptRecord: (error) => reports.push(error) }), fixture.contents, reports);
+    });
   });
 
   it('creates its tables once and records the schema version', async () => {
@@ -94,7 +119,7 @@ describe('durable object store', () => {
       };
     });
     expect(rows.schema).toEqual([{ value: String(DURABLE_OBJECT_SCHEMA_VERSION) }]);
-    expect(rows.tables).toEqual(['warpfold_episode_paths', 'warpfold_episodes', 'warpfold_meta', 'warpfold_rails', 'warpfold_sessions']);
+    expect(rows.tables).toEqual(['warpfold_meta', 'warpfold_records']);
   });
 
   it('writes a batch of episodes whole or not at all', async () => {

@@ -1,10 +1,13 @@
 import { env } from 'cloudflare:workers';
 import { describe, it, expect } from 'vitest';
-import { createKvStore, KeyTooLongError, KV_LIST_PAGE_SIZE, KV_MAX_VALUE_BYTES, ValueTooLargeError } from '../../src/storage/kv.ts';
+import { createKvStore, kvDriver, KeyTooLongError, KV_LIST_PAGE_SIZE, KV_MAX_VALUE_BYTES, ValueTooLargeError } from '../../src/storage/kv.ts';
 import { makeEpisode } from '../episodes/fixtures.ts';
 import { runStorageConformance } from '../storage/storage-conformance.ts';
+import { runDriverConformance } from '../storage/driver-conformance.ts';
 
 const freshPrefix = () => `test-${crypto.randomUUID()}/`;
+
+runDriverConformance('kv', async () => kvDriver(env.TEST_KV, freshPrefix()));
 
 runStorageConformance('kv', {
   async create(options) {
@@ -74,5 +77,23 @@ describe('kv store: limits and pagination', () => {
     await store.episodes.put([{ ...episode, files: [{ path: 'src/b.ts', how: 'edited' }] }]);
     const index = await env.TEST_KV.list({ prefix: `${prefix}episode-path/` });
     expect(index.keys.map((key) => key.name)).toEqual([`${prefix}episode-path/b.ts/${episode.id}`]);
+  });
+});
+
+describe('kv store: data of the layout before storage schema 3', () => {
+  it('reads records and index keys as the previous KV store wrote them, and re-indexes them once', async () => {
+    const prefix = freshPrefix();
+    const episode = makeEpisode({ start: 2, endedAt: 4_000, files: [{ path: 'src/config/loader.ts', how: 'edited' }] });
+    const order = [0, -4_000, episode.sessionId, -2, episode.id];
+    // what createKvStore wrote before: the record, an empty index value with { p, o } metadata, a session
+    await env.TEST_KV.put(`${prefix}episode/${episode.id}`, JSON.stringify({ recordVersion: 1, kind: 'episode', id: episode.id, episode }));
+    await env.TEST_KV.put(`${prefix}episode-path/loader.ts/${episode.id}`, '', { metadata: { p: ['src/config/loader.ts'], o: order } });
+    await env.TEST_KV.put(`${prefix}session/s1`, JSON.stringify({ recordVersion: 1, kind: 'session', id: 's1', version: 6, state: { calls: 6 } }));
+    const store = createKvStore(env.TEST_KV, { prefix, onCorruptRecord: (error) => { throw error; } });
+    expect(await store.episodes.findByPaths(['config/loader.ts'])).toEqual([episode]);
+    expect(await store.sessions.load('s1')).toEqual({ id: 's1', version: 6, state: { calls: 6 } });
+    expect(await store.sessions.save('s1', { calls: 7 }, { expectedVersion: 6 })).toEqual({ id: 's1', version: 7 });
+    expect(await env.TEST_KV.get(`${prefix}meta/schema`)).toBe('3');
+    expect(JSON.parse((await env.TEST_KV.get(`${prefix}episode-path/loader.ts/${episode.id}`)) ?? '')).toEqual({ paths: ['src/config/loader.ts'], order });
   });
 });
