@@ -13,8 +13,8 @@ import { formatInteger, markdownTable, type Cell } from './cli/markdown-table.ts
 import { writeResults } from './cli/write-results.ts';
 import { buildRequest, parseUsage, type LiveProvider, type ProviderUsage } from './live/provider-request.ts';
 import { repoRelative, RUN_OUTPUT } from './cli/paths.ts';
-import { callPositions, transcriptFor } from './scenario/dialect-transcript.ts';
-import { OUTAGE_SCRIPT } from './scenario/outage-script.ts';
+import { callPositions, transcriptFor } from '../test/helpers/workloads/dialect-transcript.ts';
+import { OUTAGE_SCRIPT } from '../test/helpers/workloads/outage-script.ts';
 import { fixedPromptParts } from './scenario/replay-scenario.ts';
 import { renderedMessage, textTokens } from '../src/baselines/message-tokens.ts';
 import { selectStrategies, type EngineSource } from './strategies/registry.ts';

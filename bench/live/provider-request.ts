@@ -1,7 +1,7 @@
 // Request bodies and usage parsing for the two providers the live run talks to, in their own
 // wire shapes: Anthropic Messages (cache_control breakpoint on the last block) and OpenAI Chat
 // Completions (automatic prefix caching).
-import type { ToolDefinition } from '../scenario/outage-script.ts';
+import type { ToolDefinition } from '../../test/helpers/workloads/outage-script.ts';
 import type { BaselineMessage } from '../../src/baselines/types.ts';
 
 export type LiveProvider = 'anthropic' | 'openai';

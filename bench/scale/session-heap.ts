@@ -7,7 +7,7 @@ import { createMessageTokenCounter, resetSharedTokenMemo } from '../../src/basel
 import { CLOCK_STEP_MILLISECONDS } from '../../src/baselines/session-replay.ts';
 import type { BaselineMessage, Strategy, StrategyDefinition } from '../../src/baselines/types.ts';
 import { settledHeapBytes, settledHeapBytesHolding } from './heap.ts';
-import { sessionOpening, syntheticTurn } from './synthetic-session.ts';
+import { sessionOpening, syntheticTurn } from '../../test/helpers/workloads/synthetic-session.ts';
 
 export interface SessionHeapRow {
   readonly strategy: string;

@@ -7,8 +7,8 @@ import { renderedMessage, textTokens } from '../../src/baselines/message-tokens.
 import { timedPrepare } from '../../src/baselines/timed-prepare.ts';
 import type { Dialect } from '../../src/baselines/dialect.ts';
 import type { BaselineMessage, StrategyDefinition } from '../../src/baselines/types.ts';
-import { callPositions, transcriptFor } from './dialect-transcript.ts';
-import type { OutageScript } from './outage-script.ts';
+import { callPositions, transcriptFor } from '../../test/helpers/workloads/dialect-transcript.ts';
+import type { OutageScript } from '../../test/helpers/workloads/outage-script.ts';
 
 export const STEP_SECONDS = 20;
 

@@ -3,7 +3,7 @@
  * the model would have seen, and see what each fold kept (through its receipt) and what it cost.
  */
 import { resolveContextBudget, type FoldReceipt, type ProviderMessage } from '../../src/index.ts';
-import { PRICE_TABLE } from '../../src/tokens/price-table.ts';
+import { PRICE_TABLE } from '../../src/tokens/index.ts';
 import { EpisodesPanel } from './episodes-panel.ts';
 import { openEpisodeStore } from './episodes/open-store.ts';
 import { FoldClient } from './fold-client.ts';

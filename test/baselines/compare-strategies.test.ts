@@ -85,7 +85,7 @@ describe('the banded fold', () => {
 
   it('keeps the agent words, its commands and the lines of identifiers it folds', () => {
     const banded = bandedStrategy.create({ ceiling: 8_000, countTokens, now: () => 0 });
-    const index = messages.findLastIndex((message) => message.role === 'assistant');
+    const index = messages.map((message) => message.role).lastIndexOf('assistant');
     const band = render(banded.prepare(messages.slice(0, index), {}).messages).find(isBand)!;
     expect(band).toContain('\n$ ');
     expect(band).toContain('\nIdentifiers in context:\n');

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/tokens/index.ts';
-import { transcriptFor } from '../../bench/scenario/dialect-transcript.ts';
-import { OUTAGE_SCRIPT } from '../../bench/scenario/outage-script.ts';
+import { transcriptFor } from '../helpers/workloads/dialect-transcript.ts';
+import { OUTAGE_SCRIPT } from '../helpers/workloads/outage-script.ts';
 import { BASELINE_STRATEGIES } from '../../src/baselines/index.ts';
 import { viewTokens } from '../../src/baselines/message-tokens.ts';
 import type { BaselineMessage } from '../../src/baselines/types.ts';

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { liveTable, providerFromEnvironment, runLive } from '../../bench/live.ts';
+import { liveTable, providerFromEnvironment, runLive } from '../live.ts';
 
 interface Received {
   readonly path: string;

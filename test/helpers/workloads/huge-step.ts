@@ -1,6 +1,6 @@
 // One assistant message with N tool calls answered by N results: the shape that made pairing and
 // step reading quadratic (issue 14, finding 4). Shared by the scale bench and its regression test.
-import type { BaselineMessage } from '../../src/baselines/types.ts';
+import type { BaselineMessage } from '../../../src/baselines/types.ts';
 
 export type HugeStepShape = 'openai-in-order' | 'openai-reversed' | 'anthropic-reversed' | 'gemini-by-name' | 'gemini-by-name-reversed';
 export const HUGE_STEP_SHAPES: readonly HugeStepShape[] = ['openai-in-order', 'openai-reversed', 'anthropic-reversed', 'gemini-by-name', 'gemini-by-name-reversed'];

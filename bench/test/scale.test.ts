@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runScale } from '../../bench/scale.ts';
-import { syntheticTurn } from '../../bench/scale/synthetic-session.ts';
+import { runScale } from '../scale.ts';
+import { syntheticTurn } from '../../test/helpers/workloads/synthetic-session.ts';
 
 describe('scale run', () => {
   it('drives prepare() once per turn and reports growth', async () => {

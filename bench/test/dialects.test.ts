@@ -4,9 +4,9 @@
  * size and retention as folding the chat session.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLED_SESSIONS, dialectMarkdown, DIALECT_NAMES, runDialects, type DialectReport } from '../../bench/dialects.ts';
-import { SessionConverter } from '../../bench/dialects/convert-session.ts';
-import { loadSessions } from '../../bench/corpus/load-sessions.ts';
+import { BUNDLED_SESSIONS, dialectMarkdown, DIALECT_NAMES, runDialects, type DialectReport } from '../dialects.ts';
+import { SessionConverter } from '../dialects/convert-session.ts';
+import { loadSessions } from '../corpus/load-sessions.ts';
 import { renderedMessage } from '../../src/baselines/message-tokens.ts';
 import { detectDialect } from '../../src/messages/index.ts';
 

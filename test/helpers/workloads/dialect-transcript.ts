@@ -1,7 +1,7 @@
 // One canonical script, three provider dialects. Tool definitions and (for Anthropic and
 // Gemini) the system prompt travel outside the message list, as the providers take them.
-import type { BaselineMessage } from '../../src/baselines/types.ts';
-import type { Dialect } from '../../src/baselines/dialect.ts';
+import type { BaselineMessage } from '../../../src/baselines/types.ts';
+import type { Dialect } from '../../../src/baselines/dialect.ts';
 import type { OutageScript } from './outage-script.ts';
 
 export interface Transcript {

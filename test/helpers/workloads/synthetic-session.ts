@@ -1,7 +1,7 @@
 // A long synthetic agent session, generated turn by turn: one tool call and its result per
 // turn, mostly small results and one in ten large, an operator message every 40 turns.
-import { noiseSource } from '../scenario/seeded-random.ts';
-import type { BaselineMessage } from '../../src/baselines/types.ts';
+import { noiseSource } from './seeded-random.ts';
+import type { BaselineMessage } from '../../../src/baselines/types.ts';
 
 const TOOLS = ['bash', 'read_file', 'grep', 'edit_file', 'run_tests'];
 

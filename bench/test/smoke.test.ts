@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CorpusMissingError, repoRelative, resolveCorpus, BUNDLED_CORPUS, REPO_ROOT } from '../../bench/cli/paths.ts';
-import { runBench } from '../../bench/run.ts';
+import { CorpusMissingError, repoRelative, resolveCorpus, BUNDLED_CORPUS, REPO_ROOT } from '../cli/paths.ts';
+import { runBench } from '../run.ts';
 
 describe('npm run bench -- --smoke', () => {
   const out = mkdtempSync(join(tmpdir(), 'warpfold-smoke-test-'));

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { benchSection, END_MARKER, replaceSection, START_MARKER } from '../../bench/readme-tables.ts';
-import { runScale } from '../../bench/scale.ts';
-import { runScenario } from '../../bench/scenario.ts';
+import { benchSection, END_MARKER, replaceSection, START_MARKER } from '../readme-tables.ts';
+import { runScale } from '../scale.ts';
+import { runScenario } from '../scenario.ts';
 
 describe('README benchmark section', () => {
   const results = mkdtempSync(join(tmpdir(), 'warpfold-readme-'));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderMessage } from '../../src/tokens/index.ts';
-import { callPositions, transcriptFor } from '../../bench/scenario/dialect-transcript.ts';
-import { OUTAGE_SCRIPT } from '../../bench/scenario/outage-script.ts';
-import { replayScenario } from '../../bench/scenario/replay-scenario.ts';
+import { callPositions, transcriptFor } from '../../test/helpers/workloads/dialect-transcript.ts';
+import { OUTAGE_SCRIPT } from '../../test/helpers/workloads/outage-script.ts';
+import { replayScenario } from '../scenario/replay-scenario.ts';
 import { rawStrategy } from '../../src/baselines/raw.ts';
 import { truncateStrategy } from '../../src/baselines/truncate.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runStorageBench, storageTable } from '../../bench/storage.ts';
-import { benchEpisodes, benchRecallPaths } from '../../bench/storage/workload.ts';
+import { runStorageBench, storageTable } from '../storage.ts';
+import { benchEpisodes, benchRecallPaths } from '../storage/workload.ts';
 
 describe('storage bench', () => {
   it('generates the same workload every time', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/tokens/index.ts';
-import { callPositions, transcriptFor } from '../../bench/scenario/dialect-transcript.ts';
-import { OUTAGE_SCRIPT } from '../../bench/scenario/outage-script.ts';
+import { callPositions, transcriptFor } from '../helpers/workloads/dialect-transcript.ts';
+import { OUTAGE_SCRIPT } from '../helpers/workloads/outage-script.ts';
 import { summarizeStandInStrategy } from '../../src/baselines/summarize-stand-in.ts';
 import type { BaselineMessage } from '../../src/baselines/types.ts';
 
