@@ -12,7 +12,7 @@ import { truncateView } from './truncate.ts';
 import type { BaselineMessage, StrategyDefinition } from './types.ts';
 
 /** The raw tail kept after a fold, as a share of the ceiling. */
-const TAIL_FRACTION = 0.5;
+const TAIL_FRACTION = 0.35;
 /** Bands past this share of the ceiling are merged into one. */
 const MERGE_FRACTION = 0.45;
 /** A new band's budget: a share of what it folds, between a floor and a share of the ceiling. */
