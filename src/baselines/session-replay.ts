@@ -58,7 +58,7 @@ export function emptyCounters(): ReplayCounters {
 
 /**
  * Replays `messages` through one strategy as the reference scorer does: one call before every
- * assistant message, the previous prompt's size passed as `measuredInputTokens`, and every figure
+ * assistant (or Gemini `model`) message, the previous prompt's size passed as `measuredInputTokens`, and every figure
  * of the scorer counted over the calls (cost, cache, size, over-ceiling calls, retention at need,
  * in-context, reuse and their far variants).
  */
@@ -82,7 +82,8 @@ export function replaySession(messages: readonly BaselineMessage[], definition: 
 
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index];
-    if (message.role === 'assistant' && index > 0) {
+    // Gemini's assistant role is `model`; the scorer's chat sessions only have `assistant`
+    if ((message.role === 'assistant' || message.role === 'model') && index > 0) {
       const history = messages.slice(0, index);
       clock += step;
       const { prepared, milliseconds, error } = timedPrepare(strategy, history, { measuredInputTokens: measured });

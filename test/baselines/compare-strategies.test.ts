@@ -14,6 +14,8 @@ import {
 } from '../../src/baselines/index.ts';
 import { countTokens, renderMessage } from '../../src/tokens/index.ts';
 import { readFixture } from '../helpers/fixtures.ts';
+import { transcriptFor } from '../helpers/workloads/dialect-transcript.ts';
+import { OUTAGE_SCRIPT } from '../helpers/workloads/outage-script.ts';
 
 const messages = readFixture<BaselineMessage>('msa-ds-chat-dev-pydicom__pydicom-901').messages;
 const CEILING = 8_000;
@@ -44,6 +46,14 @@ describe('compareStrategies', () => {
     expect(sonnet.summary.cachePercent).toBeGreaterThan(50);
     expect(cold.counters.cachedTokens).toBe(0);
     expect(cold.counters.cost).toBeGreaterThan(sonnet.counters.cost);
+  });
+
+  it('calls the model before every assistant turn in each dialect, Gemini `model` turns included', () => {
+    const calls = (['openai', 'anthropic', 'gemini'] as const).map(
+      (dialect) => compareStrategies(transcriptFor(OUTAGE_SCRIPT, dialect).messages, [rawStrategy], { ceiling: CEILING })[0].counters.calls,
+    );
+    expect(calls[0]).toBeGreaterThan(10);
+    expect(calls).toEqual([calls[0], calls[0], calls[0]]);
   });
 
   it('leaves costVsRaw empty without a raw strategy', () => {
