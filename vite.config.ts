@@ -37,6 +37,8 @@ export default defineConfig({
         'providers/ai-sdk': entry('src/providers/ai-sdk/index.ts'),
         'storage-indexeddb': entry('src/storage/indexeddb.ts'),
         'storage-kv': entry('src/storage/kv.ts'),
+        // the baselines and the scorer's metrics, for benchmarks, the inspector and the command line
+        baselines: entry('src/baselines/index.ts'),
       },
       formats: ['es'],
     },

@@ -25,7 +25,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/**/*.test.ts'],
+          // bench/test/ holds the benchmark's own tests, beside the code they test
+          include: ['test/**/*.test.ts', 'bench/test/**/*.test.ts'],
           exclude: ['test/browser/**', 'test/workerd/**', 'test/worker/**', 'test/deno/**'],
           environment: 'node',
           testTimeout: 60_000,

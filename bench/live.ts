@@ -13,12 +13,12 @@ import { formatInteger, markdownTable, type Cell } from './cli/markdown-table.ts
 import { writeResults } from './cli/write-results.ts';
 import { buildRequest, parseUsage, type LiveProvider, type ProviderUsage } from './live/provider-request.ts';
 import { repoRelative, RUN_OUTPUT } from './cli/paths.ts';
-import { callPositions, transcriptFor } from './scenario/dialect-transcript.ts';
-import { OUTAGE_SCRIPT } from './scenario/outage-script.ts';
+import { callPositions, transcriptFor } from '../test/helpers/workloads/dialect-transcript.ts';
+import { OUTAGE_SCRIPT } from '../test/helpers/workloads/outage-script.ts';
 import { fixedPromptParts } from './scenario/replay-scenario.ts';
-import { renderedMessage, textTokens } from './strategies/message-tokens.ts';
+import { renderedMessage, textTokens } from '../src/baselines/message-tokens.ts';
 import { selectStrategies, type EngineSource } from './strategies/registry.ts';
-import type { StrategyDefinition } from './strategies/types.ts';
+import type { StrategyDefinition } from '../src/baselines/types.ts';
 
 export const DEFAULT_LIVE_STRATEGIES = ['raw', 'truncate', 'clear', 'warpfold'];
 export const DEFAULT_LIVE_MODELS: Record<LiveProvider, string> = { anthropic: 'claude-sonnet-4-6', openai: 'gpt-4.1-mini' };

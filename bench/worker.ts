@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startWranglerDev, type WranglerDev } from '../scripts/wrangler-dev-process.ts';
+import { startWranglerDev, type WranglerDev } from '../test/helpers/wrangler-dev-process.ts';
 import { numberList, parseArguments } from './cli/arguments.ts';
 import { measuredOn, type MeasuredOn } from './cli/environment.ts';
 import { formatInteger, markdownTable } from './cli/markdown-table.ts';

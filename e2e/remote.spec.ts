@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { ProviderMessage } from '../src/index.ts';
-import { startWranglerDev, type WranglerDev } from '../scripts/wrangler-dev-process.ts';
+import { startWranglerDev, type WranglerDev } from '../test/helpers/wrangler-dev-process.ts';
 import { REPO_ROOT, startDemoServer, type DemoServer } from './support/demo-server.ts';
 import { referenceCalls } from './support/reference.ts';
 

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { expect, test } from '@playwright/test';
-import { sessionOpening, syntheticTurn } from '../bench/scale/synthetic-session.ts';
+import { sessionOpening, syntheticTurn } from '../test/helpers/workloads/synthetic-session.ts';
 import { startDemoServer, type DemoServer } from './support/demo-server.ts';
 
 const CALLS = 1_000;

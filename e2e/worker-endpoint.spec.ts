@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { FoldSession, type ProviderMessage } from '../src/index.ts';
 import { historyDigest } from '../worker/history-digest.ts';
-import { startWranglerDev, type WranglerDev } from '../scripts/wrangler-dev-process.ts';
+import { startWranglerDev, type WranglerDev } from '../test/helpers/wrangler-dev-process.ts';
 
 test.describe.configure({ mode: 'serial' });
 

@@ -9,8 +9,8 @@
 // bound (OpenAI only: the bound works on canonical messages, the same in every dialect).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { transcriptFor } from '../bench/scenario/dialect-transcript.ts';
-import { OUTAGE_SCRIPT } from '../bench/scenario/outage-script.ts';
+import { transcriptFor } from '../test/helpers/workloads/dialect-transcript.ts';
+import { OUTAGE_SCRIPT } from '../test/helpers/workloads/outage-script.ts';
 import { toDialect } from '../test/helpers/dialects.ts';
 
 const CHAT_DIALECTS = ['openai', 'anthropic', 'gemini'] as const;

@@ -12,7 +12,7 @@ import { join, relative } from 'node:path';
 import {
   BASELINES, callIndices, digest, initialBaselineState, loadScorerFunctions, PARITY_CEILINGS, PARITY_SESSIONS, readingDigests, REFERENCE_DIR, REFERENCE_FILES,
   RENDER_SAMPLES, SCORER_PATH, scorerView, VIEW_SESSIONS, type RecordedReadings, type RecordedSummary, type RecordedViews,
-} from '../test/bench/scorer-reference.ts';
+} from '../test/baselines/scorer-reference.ts';
 import { FIXTURE_SESSIONS_DIR, readFixture, REPO_ROOT } from '../test/helpers/fixtures.ts';
 
 const check = process.argv.includes('--check');

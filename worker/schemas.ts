@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { MINIMUM_PRESSURE_CEILING_TOKENS } from '../src/budget/resolve-context-budget.ts';
+import { MINIMUM_PRESSURE_CEILING_TOKENS } from '../src/budget/index.ts';
 import type { SessionOptions } from './session-options.ts';
 
 /**

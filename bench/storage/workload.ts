@@ -5,8 +5,8 @@ import type { Episode, EpisodeFile } from '../../src/episodes/types.ts';
 import { FoldSession, type ProviderMessage } from '../../src/index.ts';
 import type { JsonValue } from '../../src/storage/memory.ts';
 import { countTokens } from '../../src/tokens/index.ts';
-import { noiseSource } from '../scenario/seeded-random.ts';
-import { sessionOpening, syntheticTurn } from '../scale/synthetic-session.ts';
+import { noiseSource } from '../../test/helpers/workloads/seeded-random.ts';
+import { sessionOpening, syntheticTurn } from '../../test/helpers/workloads/synthetic-session.ts';
 import { STORAGE_BENCH_EPISODES, STORAGE_BENCH_RECALLS, STORAGE_BENCH_SESSION_MESSAGES } from './settings.ts';
 
 /** 10 directories × 100 file names: each basename is shared by 10 paths, as `index.ts` is in real repositories. */

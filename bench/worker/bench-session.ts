@@ -1,7 +1,7 @@
 // Synthetic sessions for the worker bench (the scale bench's generator), and the HTTP calls that
 // grow them on the endpoint.
 import type { ProviderMessage } from '../../src/index.ts';
-import { sessionOpening, syntheticTurn } from '../scale/synthetic-session.ts';
+import { sessionOpening, syntheticTurn } from '../../test/helpers/workloads/synthetic-session.ts';
 
 /** Exactly `length` messages: the opening, then whole turns (the last one cut when it must be). */
 export function syntheticHistory(length: number, seed: number): ProviderMessage[] {

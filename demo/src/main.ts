@@ -3,8 +3,8 @@
  * the model would have seen, and see what each fold kept (through its receipt) and what it cost.
  */
 import { resolveContextBudget } from '../../src/budget/index.ts';
-import { type FoldReceipt, type ProviderMessage } from '../../src/index.ts';
-import { PRICE_TABLE } from '../../src/tokens/price-table.ts';
+import type { FoldReceipt, ProviderMessage } from '../../src/index.ts';
+import { PRICE_TABLE } from '../../src/tokens/index.ts';
 import { EpisodesPanel } from './episodes-panel.ts';
 import { openEpisodeStore } from './episodes/open-store.ts';
 import { FoldClient } from './fold-client.ts';

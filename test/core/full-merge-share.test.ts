@@ -4,7 +4,7 @@
  * Filled to the target, every merge after the first re-folds everything again.
  */
 import { describe, expect, it } from 'vitest';
-import { sessionOpening, syntheticTurn } from '../../bench/scale/synthetic-session.ts';
+import { sessionOpening, syntheticTurn } from '../helpers/workloads/synthetic-session.ts';
 import { DEFAULT_FOLD_CONFIG, FoldSession, type ProviderMessage } from '../../src/index.ts';
 import { countTokens } from '../../src/tokens/index.ts';
 

@@ -6,7 +6,7 @@
  * exactly as the original.
  */
 import { describe, expect, it } from 'vitest';
-import { sessionOpening, syntheticTurn } from '../../bench/scale/synthetic-session.ts';
+import { sessionOpening, syntheticTurn } from '../helpers/workloads/synthetic-session.ts';
 import { FoldSession, type FoldOutcome, type ProviderMessage, type SavedFoldSession } from '../../src/index.ts';
 import { refoldRawLimit } from '../../src/session/plan-fold.ts';
 import { countTokens } from '../../src/tokens/index.ts';

@@ -14,7 +14,7 @@
  * Deterministic under a fixed seed: the same seed tries the same cases and finds the same things.
  */
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
-import { seededRandom } from '../../bench/scenario/seeded-random.ts';
+import { seededRandom } from '../helpers/workloads/seeded-random.ts';
 import { estimateTokens } from '../../src/fold/index.ts';
 import { FoldInputError, FoldSession, type FoldOutcome, type FoldSessionOptions, type TokenCounter } from '../../src/index.ts';
 import { toDialect, type Dialect, type ProviderMessage } from '../helpers/dialects.ts';

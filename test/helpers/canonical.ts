@@ -6,7 +6,7 @@
  * seeded PRNG here, so generation stays fast even for 60,000-character tool results.
  */
 
-import { seededRandom } from '../../bench/scenario/seeded-random.ts';
+import { seededRandom } from './workloads/seeded-random.ts';
 
 export interface CanonicalCall {
   /** Dialect-neutral id token; the converter adds `call_` / `toolu_` or leaves Gemini ids off. */

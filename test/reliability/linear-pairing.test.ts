@@ -5,7 +5,7 @@
  * timeout); the timings themselves live in the scale bench (`bench/scale.ts`, "one step of").
  */
 import { describe, expect, it } from 'vitest';
-import { hugeStep, HUGE_STEP_SHAPES } from '../../bench/scale/huge-step.ts';
+import { hugeStep, HUGE_STEP_SHAPES } from '../helpers/workloads/huge-step.ts';
 import { FoldSession } from '../../src/index.ts';
 import { pairToolCalls, Transcript } from '../../src/messages/index.ts';
 import { estimateTokens } from '../../src/text/estimate-tokens.ts';

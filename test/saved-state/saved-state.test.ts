@@ -13,7 +13,7 @@ import { SAVED_SESSION_FORMAT, SAVED_SESSION_VERSION } from '../../src/freeze/in
 import { toDialect } from '../helpers/dialects.ts';
 import { preparePoints } from '../helpers/drive.ts';
 import { marathonScript } from '../helpers/scripts.ts';
-import { sessionOpening, syntheticTurn } from '../../bench/scale/synthetic-session.ts';
+import { sessionOpening, syntheticTurn } from '../helpers/workloads/synthetic-session.ts';
 
 const FIXTURES = new URL('./fixtures/', import.meta.url);
 const readJson = (name: string) => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'));

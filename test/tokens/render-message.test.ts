@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentText, renderMessage, renderMessages, toolArgumentText } from '../../src/tokens/index.ts';
-import { digest, readScorerReference, RENDER_SAMPLES } from '../bench/scorer-reference.ts';
+import { digest, readScorerReference, RENDER_SAMPLES } from '../baselines/scorer-reference.ts';
 import { readFixture } from '../helpers/fixtures.ts';
 
 // The scorer's renderings are recorded in test/fixtures/scorer-reference (see scorer-reference.ts).
