@@ -17,6 +17,8 @@ export const DEFAULT_FREEZE_CONFIG: FreezeConfig = Object.freeze({ enabled: true
 export interface FreezeInput {
   /** First raw index that differs from what the state saw, or -1. */
   readonly changedAt: number;
+  /** The state was restored from storage and the history does not hold what it sealed. */
+  readonly restoredMismatch: boolean;
   readonly configFingerprint: number;
   /** Tokens of the view if the prefix were reused, calibrated to host telemetry. */
   readonly viewTokens: number;
@@ -42,6 +44,7 @@ export function evaluateFoldFreeze(state: FoldFreezeState, input: FreezeInput, c
   if (input.hardEpoch || input.measuredAtCeiling) return { action: 'refold', reason: 'hard-epoch', rebuild: true };
   const sealed = hasSealedPrefix(state);
   if (sealed && input.configFingerprint !== state.configFingerprint) return { action: 'refold', reason: 'config-changed', rebuild: true };
+  if (input.restoredMismatch) return { action: 'refold', reason: 'restored-mismatch', rebuild: true };
   if (input.changedAt >= 0 && input.changedAt < state.coveredEnd) return { action: 'refold', reason: 'boundary-changed', rebuild: true };
   if (!config.enabled && input.viewTokens > input.foldAtTokens) return { action: 'refold', reason: sealed ? 'over-budget' : 'first-call', rebuild: true };
   if (input.viewTokens > input.foldAtTokens) return { action: 'refold', reason: state.lastCallAt === null ? 'first-call' : 'over-budget', rebuild: false };

@@ -5,9 +5,9 @@ import type { RecallState } from '../recall/recall-state.ts';
 import type { ResidentCard } from '../recall/resident-card.ts';
 
 /**
- * Why the sealed prefix was rebuilt. `restored-mismatch` is no longer reported (a restore over a
- * changed history answers `boundary-changed`, as the live session does); it stays in the union so
- * hosts that name it still compile.
+ * Why the sealed prefix was rebuilt. `FoldSession` no longer reports `restored-mismatch` (a restore
+ * over a changed history answers `boundary-changed`, as the live session does); `evaluateFoldFreeze`
+ * still gives it to a host loop that passes `restoredMismatch`.
  */
 export type EpochReason = 'first-call' | 'over-budget' | 'cold-cache' | 'tail-cap' | 'boundary-changed' | 'config-changed' | 'restored-mismatch' | 'hard-epoch';
 

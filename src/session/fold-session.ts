@@ -213,6 +213,8 @@ export class FoldSession {
       this.state,
       {
         changedAt,
+        // a restore over a changed history is a boundary change here, as for the live session
+        restoredMismatch: false,
         configFingerprint: this.configFingerprint,
         viewTokens: changedAt >= 0 && changedAt < this.state.coveredEnd ? Number.POSITIVE_INFINITY : reusedTokens,
         foldAtTokens: limit,
