@@ -64,7 +64,7 @@ export const scalePart = definePart<ScaleReport>({
     const latencyCorpora = corpus === FULL_CORPUS ? [FULL_CORPUS, ...(existsSync(FULL_CORPUS_SECOND) ? [FULL_CORPUS_SECOND] : [])] : [corpus];
     return runScale({
       ...engine, log, latencyCorpora,
-      ...(smoke ? { turns: [20, 100], budgetSeconds: 30, hugeStepCalls: [2_000], latencyOnly: [SMOKE_SESSION], heapMessages: 400 } : { heapMessages: EDGE_HEAP_MESSAGES }),
+      ...(smoke ? { turns: [20, 100], budgetSeconds: 30, hugeStepCalls: [2_000], latencyOnly: [SMOKE_SESSION], heapMessages: 400, longHistoryMessages: [2_000] } : { heapMessages: EDGE_HEAP_MESSAGES }),
     });
   },
   markdown: scaleMarkdown,

@@ -7,6 +7,8 @@
 //     [--huge-step-calls 10000,100000]   (one assistant message with that many tool calls and results)
 //     [--latency-corpus DIR,...]   (per-call latency on the real sessions of these folders; none by default)
 //     [--heap-messages 10000]   (heap one session retains after that many messages; 0 to leave it out)
+//     [--long-history 50000]   (six calls over a history of about that many messages, handed over at once; 0 to leave it out)
+import { clearMergeCache, countTokens as countWithGptTokenizer } from 'gpt-tokenizer/encoding/o200k_base';
 import { countTokens } from '../src/tokens/index.ts';
 import { nameList, numberList, parseArguments } from './cli/arguments.ts';
 import { isMainModule } from './cli/is-main.ts';
@@ -21,6 +23,7 @@ import { measureSessionHeap, type SessionHeapRow } from './scale/session-heap.ts
 import { sessionOpening, syntheticTurn } from '../test/helpers/workloads/synthetic-session.ts';
 import { HUGE_STEP_SHAPES, hugeStep, type HugeStepShape } from '../test/helpers/workloads/huge-step.ts';
 import { createMessageTokenCounter, resetSharedTokenMemo } from '../src/baselines/message-tokens.ts';
+import { LONG_HISTORY_CALLS, longHistory } from './scale/long-history.ts';
 import { selectStrategies, type EngineSource } from './strategies/registry.ts';
 import type { BaselineMessage, StrategyDefinition } from '../src/baselines/types.ts';
 
@@ -62,6 +65,24 @@ export interface ScaleReport {
   readonly latency?: { readonly corpora: string[]; readonly rows: LatencyRow[] };
   /** Heap one session retains after a long synthetic session (warpfold only). */
   readonly sessionHeap?: SessionHeapRow[];
+  /** A long history handed over in one call, then a few more calls (warpfold only; issue 29). */
+  readonly longHistory?: LongHistoryRow[];
+}
+
+/** The o200k counters a long history is counted with: the library's, and gpt-tokenizer's own as a host may pass it. */
+export type LongHistoryCounter = 'warpfold/tokens' | 'gpt-tokenizer';
+export const LONG_HISTORY_COUNTERS: readonly LongHistoryCounter[] = ['warpfold/tokens', 'gpt-tokenizer'];
+
+export interface LongHistoryRow {
+  readonly strategy: string;
+  readonly counter: LongHistoryCounter;
+  /** Messages the first call sees; each later call sees one more. */
+  readonly firstCallMessages: number;
+  readonly calls: number;
+  readonly firstCallMilliseconds: number;
+  /** The other calls together. */
+  readonly laterCallsMilliseconds: number;
+  readonly errors: number;
 }
 
 export interface HugeStepRow {
@@ -73,6 +94,7 @@ export interface HugeStepRow {
 }
 
 export const DEFAULT_HUGE_STEP_CALLS = [10_000, 100_000];
+export const DEFAULT_LONG_HISTORY_MESSAGES = [50_000];
 
 export const DEFAULT_BUDGET_SECONDS = 120;
 
@@ -91,6 +113,8 @@ export interface ScaleOptions extends EngineSource {
   readonly latencyOnly?: readonly string[];
   /** Messages of the session whose retained heap is measured; none when absent or 0. */
   readonly heapMessages?: number;
+  /** Messages of the long history handed over at once; empty to leave it out. */
+  readonly longHistoryMessages?: readonly number[];
 }
 
 /** The edge targets of issue 13: a Worker's few milliseconds of CPU, a Durable Object's 128 MB isolate. */
@@ -109,6 +133,34 @@ function driveHugeStep(definition: StrategyDefinition, shape: HugeStepShape, cal
   return { strategy: definition.name, shape, calls, milliseconds: rounded(performance.now() - started, 1), errors };
 }
 
+
+/**
+ * `LONG_HISTORY_CALLS` calls over a history of `messages` messages: the first sees all but the last
+ * few, each later one a message more (a Durable Object restoring a long session, a host attaching
+ * late). gpt-tokenizer's merge cache is emptied first: it is shared by the process, and what an
+ * earlier run left in it would change what this one costs.
+ */
+function driveLongHistory(definition: StrategyDefinition, messages: number, ceiling: number, counter: LongHistoryCounter): LongHistoryRow {
+  const history = longHistory(messages);
+  const first = history.length - (LONG_HISTORY_CALLS - 1);
+  clearMergeCache();
+  let clock = 0;
+  const strategy = definition.create({ ceiling, countTokens: counter === 'gpt-tokenizer' ? (text) => countWithGptTokenizer(text) : countTokens, now: () => clock });
+  const durations: number[] = [];
+  let errors = 0;
+  for (let call = 0; call < LONG_HISTORY_CALLS; call++) {
+    clock += 20_000;
+    const started = performance.now();
+    try {
+      strategy.prepare(history.slice(0, first + call), {});
+    } catch {
+      errors++;
+    }
+    durations.push(performance.now() - started);
+  }
+  const [firstCall, ...later] = durations;
+  return { strategy: definition.name, counter, firstCallMessages: first, calls: LONG_HISTORY_CALLS, firstCallMilliseconds: rounded(firstCall, 1), laterCallsMilliseconds: rounded(later.reduce((sum, value) => sum + value, 0), 1), errors };
+}
 
 const rounded = (value: number, digits = 3): number => +value.toFixed(digits);
 
@@ -216,9 +268,17 @@ export async function runScale(options: ScaleOptions = {}): Promise<ScaleReport>
     if (everyReceipt) sessionHeap.push({ ...measureSessionHeap(everyReceipt, options.heapMessages, ceiling), strategy: 'warpfold, keepReceipts: true' });
   }
   for (const row of sessionHeap) options.log?.(`  warpfold retains ${row.retainedHeapMegabytes} MB after ${formatInteger(row.messages)} messages`);
+  const longHistoryRows: LongHistoryRow[] = [];
+  if (warpfold)
+    for (const messages of options.longHistoryMessages ?? DEFAULT_LONG_HISTORY_MESSAGES)
+      for (const counter of LONG_HISTORY_COUNTERS) {
+        const row = driveLongHistory(warpfold, messages, ceiling, counter);
+        longHistoryRows.push(row);
+        options.log?.(`  warpfold, ${formatInteger(row.firstCallMessages)} messages at once (${counter}): first call ${formatInteger(row.firstCallMilliseconds)} ms, ${row.calls - 1} more ${formatInteger(row.laterCallsMilliseconds)} ms`);
+      }
   return {
     kind: 'scale', ceiling, skipped, rows, growth, budgetSeconds: options.budgetSeconds ?? DEFAULT_BUDGET_SECONDS, measuredOn: measuredOn(),
-    ...(hugeSteps.length ? { hugeSteps } : {}), ...(latency ? { latency } : {}), ...(sessionHeap.length ? { sessionHeap } : {}),
+    ...(hugeSteps.length ? { hugeSteps } : {}), ...(latency ? { latency } : {}), ...(sessionHeap.length ? { sessionHeap } : {}), ...(longHistoryRows.length ? { longHistory: longHistoryRows } : {}),
   };
 }
 
@@ -246,10 +306,16 @@ export function sessionHeapTable(report: ScaleReport): string {
   return markdownTable(['strategy', 'messages', 'prepare calls', 'heap one session retains MB'], rows);
 }
 
-/** The latency and retained-heap tables, when the run measured them. */
+export function longHistoryTable(report: ScaleReport): string {
+  const rows = (report.longHistory ?? []).map((row): Cell[] => [row.strategy, row.counter, formatInteger(row.firstCallMessages), row.calls, formatInteger(row.firstCallMilliseconds), formatInteger(row.laterCallsMilliseconds), formatInteger(row.firstCallMilliseconds + row.laterCallsMilliseconds), row.errors]);
+  return markdownTable(['strategy', 'o200k counter', 'first call sees', 'calls', 'first call ms', 'later calls ms', 'total ms', 'errors'], rows);
+}
+
+/** The latency, retained-heap and long-history tables, when the run measured them. */
 export function edgeSections(report: ScaleReport): string[] {
   const sections: string[] = [];
   if (report.latency) sections.push(`Per-call prepare() latency at ${formatInteger(report.ceiling)} on the real sessions of ${report.latency.corpora.join(', ')}, replayed call by call as the session replay drives it (one untimed warm-up session first; each call's time is the median of ${LATENCY_REPLAYS} replays). "Less counting" leaves out the time spent inside the o200k token counter the host hands the session (each new message and each new band line is counted once):\n\n${latencyTable(report)}`);
+  if (report.longHistory?.length) sections.push(`A long history handed over in one call (a Durable Object restoring a long session): a system prompt, then steps of one tool call (bash, read_file, edit_file or grep) and a result of 40 to 80 words, a user message every 8 steps, agent text on every third call and after every fifth step, words of two to four syllables (hundreds of thousands of distinct ones, as real output has). The first call sees all but the last ${LONG_HISTORY_CALLS - 1} messages, each later call one more. gpt-tokenizer's own \`countTokens\` slows down once it has split 100,000 distinct word pieces (its merge cache then evicts one entry at a time); \`countTokens\` of \`warpfold/tokens\` clears that cache before it fills:\n\n${longHistoryTable(report)}`);
   if (report.sessionHeap?.length) sections.push(`Heap one FoldSession retains after the synthetic session (settled heap with the session alive less without it; the history excluded):\n\n${sessionHeapTable(report)}`);
   return sections;
 }
@@ -288,6 +354,7 @@ async function main(): Promise<void> {
     hugeStepCalls: numberList(parsed['huge-step-calls'], DEFAULT_HUGE_STEP_CALLS),
     latencyCorpora: parsed['latency-corpus'] ? nameList(parsed['latency-corpus'], []) : undefined,
     heapMessages: parsed['heap-messages'] !== undefined ? Number(parsed['heap-messages']) : undefined,
+    longHistoryMessages: parsed['long-history'] !== undefined ? numberList(parsed['long-history'], DEFAULT_LONG_HISTORY_MESSAGES).filter((messages) => messages > 0) : undefined,
     log: (line) => console.error(line),
     enginePath: parsed.engine,
     engineOptions: parsed.options ? JSON.parse(parsed.options) : undefined,

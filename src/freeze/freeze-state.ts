@@ -4,7 +4,11 @@ import { NEUTRAL_CALIBRATION, type Calibration } from './calibration.ts';
 import type { RecallState } from '../recall/recall-state.ts';
 import type { ResidentCard } from '../recall/resident-card.ts';
 
-/** Why the sealed prefix was rebuilt. */
+/**
+ * Why the sealed prefix was rebuilt. `FoldSession` no longer reports `restored-mismatch` (a restore
+ * over a changed history answers `boundary-changed`, as the live session does); `evaluateFoldFreeze`
+ * still gives it to a host loop that passes `restoredMismatch`.
+ */
 export type EpochReason = 'first-call' | 'over-budget' | 'cold-cache' | 'tail-cap' | 'boundary-changed' | 'config-changed' | 'restored-mismatch' | 'hard-epoch';
 
 export const EPOCH_REASONS: readonly EpochReason[] = ['first-call', 'over-budget', 'cold-cache', 'tail-cap', 'boundary-changed', 'config-changed', 'restored-mismatch', 'hard-epoch'];

@@ -5,6 +5,12 @@ import { FoldInputError } from './fold-input-error.ts';
  * levels; 512 leaves ample room for them while keeping every recursive walk over a message
  * (ours, and the host's own `JSON.stringify` of the view) far from engine stack limits, which
  * are a few thousand frames in the smallest runtimes.
+ *
+ * Deeper values are refused (a `FoldInputError` naming the message and the field), also where
+ * the message would be folded away, rather than carried as an opaque value: the raw tail and the
+ * head are sent as they are, so a value this deep would reach the host's serializer and the
+ * provider anyway, and one rule that a host (the worker answers 400) can state beats a limit
+ * that holds only in some places.
  */
 export const MAX_VALUE_DEPTH = 512;
 

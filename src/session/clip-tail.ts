@@ -40,10 +40,11 @@ export function clipTail(transcript: Transcript, input: ClipInput, limit: number
     const rawTokens = transcript.tokensBetween(foldStart, cut);
     const budgetTokens = Math.min(LAST_RESORT_BAND_FRACTION * limit, config.bandRatio * rawTokens);
     const band = buildBand(bandRequest({ transcript, config, countTokens, start: foldStart, end: cut, budgetTokens, pinned: latestInstruction(transcript), withPreamble: !input.seed, closetFraction: Math.max(config.closetFraction, LAST_RESORT_CLOSET_FRACTION) }));
-    // a fold no smaller than what it replaces is never emitted
+    // a fold no smaller than what it replaces is never emitted: the sealed bands stay, with the
+    // raw tail they end at (dropping them would leave a gap the view skips and restore refuses)
     if (band.tokens + ackTokens < rawTokens) bands = [band];
-    else cut = input.coveredEnd;
-  } else cut = Math.max(cut, input.coveredEnd);
+    else [bands, cut] = [input.bands, input.coveredEnd];
+  } else [bands, cut] = [input.bands, Math.max(cut, input.coveredEnd)];
   const bandTokens = bands.reduce((sum, band) => sum + band.tokens + ackTokens, 0);
   const room = limit - fixed - bandTokens;
   // the live outputs are held to their share first, as at any epoch; what still does not fit is cut to the room
@@ -65,5 +66,5 @@ export function clipTail(transcript: Transcript, input: ClipInput, limit: number
     tail = others + clip.tokens;
   }
   if (tail > room) return null;
-  return { bands, coveredEnd: bands.length ? cut : input.coveredEnd, clipped, viewTokens: fixed + bandTokens + tail };
+  return { bands, coveredEnd: cut, clipped, viewTokens: fixed + bandTokens + tail };
 }

@@ -29,9 +29,9 @@ export interface FoldSessionOptions {
   /**
    * A state saved by `snapshot()` (any saved-format version, as JSON text or parsed). A damaged,
    * edited or unknown-version state throws `FoldStateError` naming the field. A state restored
-   * over a history that does not hold what it sealed is re-sealed at the first call, with
-   * `epochReason: 'restored-mismatch'`; one written under another token counter or fold config
-   * is re-sealed with `'config-changed'`.
+   * over a history that does not hold what it sealed is re-sealed at the first call with
+   * `epochReason: 'boundary-changed'`, as the session that saved it would answer; one written
+   * under another token counter or fold config is re-sealed with `'config-changed'`.
    */
   readonly restoredState?: string | SavedFoldSession;
   /**

@@ -117,7 +117,22 @@ export class FoldSession {
       this.state = { ...this.state, coveredFingerprint: this.coveredFingerprint(this.state.coveredEnd) };
       this.fingerprintPending = false;
     }
-    return JSON.stringify(encodeSavedState(this.state, this.counterProbe));
+    const saved = JSON.stringify(encodeSavedState(this.state, this.counterProbe));
+    // never write what `restoredState` refuses (a reload or an eviction would lose the session):
+    // a state that does not read back is saved unsealed, to re-seal at its next call
+    if (this.restores(saved)) return saved;
+    return JSON.stringify(encodeSavedState(unsealed(this.state), this.counterProbe));
+  }
+
+  /** Whether a session like this one, given `saved` as its `restoredState`, would take it. */
+  private restores(saved: string): boolean {
+    try {
+      this.restore(saved);
+      return true;
+    } catch (error) {
+      if (error instanceof FoldStateError) return false;
+      throw error;
+    }
   }
 
   /**
@@ -176,17 +191,12 @@ export class FoldSession {
   private prepareChecked(history: readonly ProviderMessage[], options: FoldPrepareOptions): FoldOutcome {
     const measured = options.measuredInputTokens;
     let changedAt = this.transcript.sync(history);
-    let restoredMismatch = false;
     if (this.needsVerification) {
-      // a fresh transcript reads as all new: what matters is whether it holds what the state sealed
-      restoredMismatch = !this.restoredHistoryMatches();
-      changedAt = -1;
+      // a fresh transcript reads as all new: what matters is whether it holds what the state
+      // sealed. When it does not, the session answers as the live one would over that history:
+      // the sealed prefix changed (any index before it will do), everything else kept
+      changedAt = this.restoredHistoryMatches() ? -1 : 0;
       this.needsVerification = false;
-      // nothing of a state sealed over another history applies here, calibration included
-      if (restoredMismatch) {
-        this.state = createFoldFreezeState(this.configFingerprint);
-        this.prefixBuilt = false;
-      }
     }
     // a restored session knows only how long the history was, so a shrink is all either may act on
     if (this.transcript.length < this.state.seenLength) this.forgetTailFrom(this.transcript.length);
@@ -203,7 +213,8 @@ export class FoldSession {
       this.state,
       {
         changedAt,
-        restoredMismatch,
+        // a restore over a changed history is a boundary change here, as for the live session
+        restoredMismatch: false,
         configFingerprint: this.configFingerprint,
         viewTokens: changedAt >= 0 && changedAt < this.state.coveredEnd ? Number.POSITIVE_INFINITY : reusedTokens,
         foldAtTokens: limit,
@@ -454,6 +465,11 @@ export class FoldSession {
       },
     };
   }
+}
+
+/** The state with nothing sealed: what it kept of the history's shape goes, its counters and calibration stay. */
+function unsealed(state: FoldFreezeState): FoldFreezeState {
+  return { ...state, headEnd: 0, seed: null, bands: [], coveredEnd: 0, coveredFingerprint: 0, clipped: {}, cards: [] };
 }
 
 /** The first sealed piece whose stored token count differs from what `countTokens` gives for its text, or null. */
