@@ -6,7 +6,8 @@
  */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { FoldInputError, FoldSession, MAX_VALUE_DEPTH, type ProviderMessage } from '../../src/index.ts';
+import { FoldInputError, FoldSession, type ProviderMessage } from '../../src/index.ts';
+import { MAX_VALUE_DEPTH } from '../../src/fold/index.ts';
 import { toDialect } from '../helpers/dialects.ts';
 import { marathonScript } from '../helpers/scripts.ts';
 import { thrownBy } from '../helpers/thrown.ts';
