@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { MINIMUM_PRESSURE_CEILING_TOKENS } from '../src/budget/resolve-context-budget.ts';
+import { MINIMUM_PRESSURE_CEILING_TOKENS } from '../src/budget/index.ts';
+import { DEFAULT_EPISODE_PAGE, MAX_EPISODE_PAGE } from './episode-page.ts';
 import type { SessionOptions } from './session-options.ts';
 
 /**
@@ -93,7 +94,7 @@ export const ErrorSchema = z
   })
   .openapi('Error');
 
-export const HealthSchema = z.object({ status: z.literal('ok'), version: z.string() }).openapi('Health');
+export const HealthSchema = z.object({ status: z.enum(['ok', 'misconfigured']), version: z.string() }).openapi('Health');
 
 export const EpisodesRequestSchema = z
   .strictObject({
@@ -108,7 +109,8 @@ export const EpisodeSchema = z.looseObject({ id: z.string(), sessionId: z.string
 export const EpisodesQuerySchema = z.object({
   path: z.union([z.string(), z.array(z.string())]).optional().openapi({ description: 'File paths; repeat for several. Without it, every episode.' }),
   sessionId: z.string().optional(),
-  limit: z.coerce.number().int().positive().max(1000).optional(),
+  limit: z.coerce.number().int().positive().max(MAX_EPISODE_PAGE).optional().openapi({ description: `Episodes per page (default ${DEFAULT_EPISODE_PAGE}, at most ${MAX_EPISODE_PAGE}).` }),
+  cursor: z.string().max(1024).optional().openapi({ description: 'The `nextCursor` of the previous page.' }),
 });
 
 export const RailIdSchema = z
