@@ -14,9 +14,10 @@ function tooLarge(maxBytes: number): ApiError {
 }
 
 /**
- * Past the limit, a streamed body is read on and thrown away up to this many bytes, so that the
- * client, still sending, gets to read the 413 (a body left unread ends in a connection reset that
- * loses the answer). Beyond it, the stream is cancelled.
+ * Past the limit, a streamed body is read on and thrown away up to this many bytes before the 413
+ * goes out, so that the client, still sending, gets to read it: a body left unread, even while a
+ * `waitUntil` drains it after the answer, ends in a connection reset that loses the answer.
+ * Beyond this, the stream is cancelled.
  */
 export const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 
