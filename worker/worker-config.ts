@@ -27,14 +27,14 @@ export const DEFAULT_RATE_LIMIT_REQUESTS = 600;
 /** One a second per address for callers without a valid token: enough to fix a typo, not to guess. */
 export const DEFAULT_UNAUTHENTICATED_RATE_LIMIT_REQUESTS = 60;
 export const DEFAULT_RATE_LIMIT_WINDOW_SECONDS = 60;
-/** Twice the 10,000 messages a long agent session reaches. */
-export const DEFAULT_MAX_SESSION_MESSAGES = 20_000;
+/** Half again the 10,000 messages a long agent session reaches. */
+export const DEFAULT_MAX_SESSION_MESSAGES = 15_000;
 /**
- * 32 MiB of raw JSON: 20,000 messages of 1.6 KB. While a call runs, the object holds the parsed
- * history and the fold's transcript, about 1.4 times the raw JSON, so it stays under 64 MB of
+ * 24 MiB of raw JSON: 15,000 messages of 1.6 KB. A warm object holds the parsed history and the
+ * fold's own state, about twice the raw JSON, so a session at either limit stays under 64 MB of
  * heap in a 128 MB isolate (bench/results/worker.md).
  */
-export const DEFAULT_MAX_SESSION_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_MAX_SESSION_BYTES = 24 * 1024 * 1024;
 /** An agent loop calls again within seconds; an idle session gives its memory back after this. */
 export const DEFAULT_SESSION_WARM_SECONDS = 30;
 /** GPT-4o's 128K window: among the smaller windows in use, so its ceiling (about 99K tokens) fits most models. */
