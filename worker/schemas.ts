@@ -37,7 +37,10 @@ export const SessionOptionsSchema = z
     freeze: z.boolean().optional(),
     recall: z.boolean().optional(),
   })
-  .openapi('SessionOptions', { description: 'Ceiling, model budget, freeze TTL and recall switch. Stored with the session; a later call may replace them.' }) satisfies z.ZodType<SessionOptions>;
+  .openapi('SessionOptions', {
+    description:
+      'Ceiling, model budget, freeze TTL and recall switch. Stored with the session; a later call may replace them. Without pressureCeiling or budget, budget is the worker default (DEFAULT_BUDGET_ENGINE / DEFAULT_BUDGET_MODEL, gpt-4o unless configured: a ceiling of about 99K tokens), written into the options the session keeps; /v1/anthropic/prepare uses the Claude model of its params when known.',
+  }) satisfies z.ZodType<SessionOptions>;
 
 const foldCallFields = {
   measuredInputTokens: z.number().min(0).optional().openapi({ description: 'Input tokens the provider reported for the previous prompt.' }),

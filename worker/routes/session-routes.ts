@@ -15,7 +15,7 @@ const prepareRoute = createRoute({
   summary: 'Append to (or send) a session history and get its folded view',
   security: bearer,
   request: { params, body: { required: true, content: { 'application/json': { schema: PrepareRequestSchema } } } },
-  responses: { 200: { description: 'The view to send to the model.', content: { 'application/json': { schema: PrepareResponseSchema } } }, ...errorResponses(...GUARDED_BODY, 409, 503) },
+  responses: { 200: { description: 'The view to send to the model.', content: { 'application/json': { schema: PrepareResponseSchema } } }, ...errorResponses(...GUARDED_BODY, 409) },
 });
 
 const describeRoute = createRoute({
