@@ -217,7 +217,8 @@ export class FoldSessionObject extends DurableObject<WorkerBindings> {
     this.checkLimits(limits, heldLength, additions.length, additionJson);
     const digest = await extendHistoryDigest(heldDigest, additions);
     const options = call.options ?? loaded.record?.options ?? call.defaultOptions ?? {};
-    const live = this.liveFold(options, loaded.record);
+    // a whole history the client sent, its prefix checked against the digest, spares reading SQLite
+    const live = this.liveFold(options, loaded.record, call.messages && heldLength > 0 ? call.messages.slice(0, heldLength) : undefined);
     const history = live.history;
     for (const message of additions) history.push(message);
     this.clock = call.now ?? Date.now();
@@ -276,14 +277,14 @@ export class FoldSessionObject extends DurableObject<WorkerBindings> {
   /**
    * The live fold for these options, with the raw history it has read: the warm one when the
    * options match, else one restored from the saved state (or the warm one's state) over the
-   * history read back from SQLite.
+   * history the call brought (`heldHistory`, already matched to the digest) or read back from SQLite.
    */
-  private liveFold(options: SessionOptions, record: SessionRecord | null): LiveFold {
+  private liveFold(options: SessionOptions, record: SessionRecord | null, heldHistory?: ProviderMessage[]): LiveFold {
     const optionsKey = JSON.stringify(options);
     if (this.live?.optionsKey === optionsKey) return this.live;
     const sessionOptions = toFoldSessionOptions(options, () => this.clock);
     const restoredState = this.live ? this.live.fold.snapshot() : record?.foldState;
-    const history = this.live ? this.live.history : record ? this.historyLog.load(record.length) : [];
+    const history = this.live ? this.live.history : !record ? [] : (heldHistory ?? this.historyLog.load(record.length));
     let fold: FoldSession;
     try {
       fold = new FoldSession({ ...sessionOptions, ...(restoredState !== undefined ? { restoredState } : {}) });

@@ -1,6 +1,7 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FoldSession } from '../../src/index.ts';
 import type { FoldSessionObject } from '../../worker/fold-session-object.ts';
 import { sessionObjectName } from '../../worker/durable-object-names.ts';
 import { MAX_BODY_DEPTH } from '../../worker/json-shape.ts';
@@ -12,6 +13,8 @@ function nestedBody(depth: number, extra: Record<string, unknown> = {}): string 
   const prefix = JSON.stringify({ ...extra, messages: [{ role: 'user', content: 'x', deep: '@' }] });
   return prefix.replace('"@"', `${'['.repeat(depth)}${']'.repeat(depth)}`);
 }
+
+const CLOCK = 1_760_000_000_000;
 
 const liveOf = (tenant: string, id: string) => runInDurableObject((env as unknown as WorkerBindings).SESSIONS.getByName(sessionObjectName(tenant, id)), (instance: FoldSessionObject) => (instance as unknown as { live: unknown }).live);
 
@@ -85,6 +88,21 @@ describe('session limits', () => {
     expect(await liveOf('tenant-a', id)).toBeNull();
     expect((await json(await call('GET', `/v1/sessions/${id}`))).length).toBe(50);
     expect(await liveOf('tenant-a', id)).toBeNull();
+  });
+
+  it('answers a cold object (history read back, or taken from the whole history sent) exactly as the library does', async () => {
+    const id = freshId('cold-views');
+    const options = { pressureCeiling: 4_000 };
+    const local = new FoldSession({ ...options, freeze: true, now: () => CLOCK });
+    const cuts = [10, 40, 80, 124];
+    let digest: string | undefined;
+    for (const [step, cut] of cuts.entries()) {
+      const previous = step === 0 ? 0 : cuts[step - 1];
+      const body = step % 2 === 0 ? { messages: realHistory.slice(0, cut), options, now: CLOCK } : { append: realHistory.slice(previous, cut), prefixDigest: digest, now: CLOCK };
+      const result = await json(await callWith({ SESSION_WARM_SECONDS: '0' }, request('POST', `/v1/sessions/${id}/prepare`, { body })));
+      expect(JSON.stringify(result.messages)).toBe(JSON.stringify(local.prepare(realHistory.slice(0, cut)).messages));
+      digest = result.digest;
+    }
   });
 
   it('keeps a warm session between calls and drops it on forget', async () => {
