@@ -69,7 +69,6 @@ const UNLIMITED: SessionLimits = { maxMessages: Number.POSITIVE_INFINITY, maxByt
 const encoder = new TextEncoder();
 /** UTF-8 length of a string without encoding it when it is ASCII. */
 function utf8Length(text: string): number {
-  // eslint-disable-next-line no-control-regex
   return /^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).byteLength;
 }
 
@@ -175,11 +174,6 @@ export class FoldSessionObject extends DurableObject<WorkerBindings> {
     }, warmMs);
   }
 
-  /** UTF-8 bytes of the raw history's JSON the record covers, counted in SQLite. */
-  private storedBytes(length: number): number {
-    return this.historyLog.bytes(length);
-  }
-
   private async load(key: string): Promise<LoadedSession> {
     if (this.loaded?.key === key) return this.loaded;
     const owner = this.ctx.storage.sql.exec<{ key: string }>('SELECT key FROM owner').toArray()[0]?.key;
@@ -268,7 +262,8 @@ export class FoldSessionObject extends DurableObject<WorkerBindings> {
     if (limits.maxBytes === Number.POSITIVE_INFINITY) return;
     let added = 0;
     for (const json of additionJson) added += utf8Length(json);
-    const held = heldLength === 0 ? 0 : this.storedBytes(heldLength);
+    // counted in SQLite over what the record covers: nothing is read back into memory
+    const held = heldLength === 0 ? 0 : this.historyLog.bytes(heldLength);
     if (held + added > limits.maxBytes) {
       throw new ApiError('payload-too-large', `the session would hold ${held + added} bytes of messages, more than its limit of ${limits.maxBytes} (MAX_SESSION_BYTES)`, { limit: 'bytes', maxSessionBytes: limits.maxBytes, sessionBytes: held });
     }
