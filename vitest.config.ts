@@ -6,7 +6,14 @@ import { chromiumLaunchOptions } from './chromium-launch-options.ts';
 
 /** Fresh tokens every run, so no secret is ever committed: the worker tests read them back from the env. */
 const testToken = () => randomBytes(24).toString('base64url');
-const workerTestTokens = { [testToken()]: 'tenant-a', [testToken()]: 'tenant-b', [testToken()]: { tenant: 'tenant-a', readOnly: true } };
+const workerTestTokens = {
+  [testToken()]: 'tenant-a',
+  [testToken()]: 'tenant-b',
+  [testToken()]: { tenant: 'tenant-a', readOnly: true },
+  // two tokens of one tenant share its rate limit; one of them carries a name for the logs
+  [testToken()]: 'tenant-limited',
+  [testToken()]: { tenant: 'tenant-limited', name: 'ci-second-token' },
+};
 
 /**
  * Three real runtimes, one run: Node (unit, property, bench smoke), Chromium (browser mode with Debian

@@ -1,10 +1,12 @@
 // Load on the edge endpoint: `wrangler dev` on loopback, driven over HTTP with bounded
 // concurrency and duration. For sessions of 100 and 1,000 messages: requests/s and p50/p99 of
 // `prepare`, appending to a warm Durable Object and cold (the object forgot its memory, so the call
-// restores history and fold state from SQLite first). Then the memory of one object holding a
-// 10,000-message session, read from the isolate's heap through the inspector.
+// restores history and fold state from SQLite first). Then one session at the size limit
+// (MAX_SESSION_MESSAGES): the isolate's heap through the inspector while the object holds it and
+// after it dropped it (which must come back near its start), the time of an append warm and cold,
+// and the load time after a restart of wrangler dev.
 //
-//   npm run bench:worker [-- --concurrency 4 --seconds 8 --sizes 100,1000 --memory-messages 10000 --update]
+//   npm run bench:worker [-- --concurrency 4 --seconds 8 --sizes 100,1000 --limit-messages 20000 --update]
 //
 // Writes bench/out/worker.{json,md} (gitignored); with --update, bench/results/worker.{json,md}.
 import { randomBytes } from 'node:crypto';
@@ -17,7 +19,8 @@ import { numberList, parseArguments } from './cli/arguments.ts';
 import { measuredOn, type MeasuredOn } from './cli/environment.ts';
 import { formatInteger, markdownTable } from './cli/markdown-table.ts';
 import { writeResults } from './cli/write-results.ts';
-import { continuation, loadSession, post, syntheticHistory, type Endpoint } from './worker/bench-session.ts';
+import { DEFAULT_MAX_SESSION_BYTES, DEFAULT_MAX_SESSION_MESSAGES } from '../worker/worker-config.ts';
+import { continuation, forget, loadSession, post, syntheticHistory, type Endpoint } from './worker/bench-session.ts';
 import { isolateHeapUsage } from './worker/inspector-heap.ts';
 import { workerdResidentBytes } from './worker/workerd-memory.ts';
 
@@ -48,25 +51,41 @@ export interface WorkerLoadRow {
   readonly maxGrowthMessages: number;
 }
 
-export interface WorkerMemoryResult {
+export interface WorkerLimitResult {
   readonly messages: number;
+  readonly maxSessionMessages: number;
+  readonly maxSessionBytes: number;
   readonly rawJsonMegabytes: number;
+  readonly viewTokens: number;
   readonly heapBaselineMegabytes: number;
+  /** The isolate's live heap while the object holds the session warm (its live fold and raw history). */
   readonly heapWithSessionMegabytes: number;
   /** What the one Durable Object holding the session adds to the isolate's live heap. */
   readonly sessionHeapMegabytes: number;
-  readonly heapAfterForgetMegabytes: number;
+  /** After the object dropped the session (its `forget` step, as after SESSION_WARM_SECONDS). */
+  readonly heapAfterDropMegabytes: number;
+  /** The drop gave back all but this much of what the session added. */
+  readonly heapNotGivenBackMegabytes: number;
+  /** Median of appends of one turn to the warm object. */
+  readonly warmAppendMilliseconds: number;
+  /** Median of appends of one turn right after the object dropped the session: history and fold state read back from SQLite. */
+  readonly coldAppendMilliseconds: number;
+  /** After a restart of wrangler dev: the session summary (reads no history), then the first append (reads it all). */
+  readonly restartSummaryMilliseconds: number;
+  readonly restartFirstAppendMilliseconds: number;
+  readonly heapAfterRestartAppendMegabytes: number;
   readonly workerdRssBaselineMegabytes: number | null;
   readonly workerdRssWithSessionMegabytes: number | null;
+  /** The answer to an append past the limit. */
+  readonly overLimitStatus: number;
   readonly isolateLimitMegabytes: number;
-  readonly viewTokens: number;
 }
 
 export interface WorkerBenchReport {
   readonly kind: 'worker';
   readonly ceiling: number;
   readonly rows: WorkerLoadRow[];
-  readonly memory: WorkerMemoryResult;
+  readonly limit: WorkerLimitResult;
   readonly measuredOn: MeasuredOn;
   /** One-minute load average when the run began: other work on the machine inflates every latency. */
   readonly loadAverage: number;
@@ -79,7 +98,7 @@ function percentile(sorted: readonly number[], fraction: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] * 10) / 10;
 }
 
-async function startServer(directory: string, token: string): Promise<WranglerDev> {
+async function startServer(directory: string, token: string, vars: Record<string, string> = {}): Promise<WranglerDev> {
   await mkdir(directory, { recursive: true });
   const envFile = join(directory, '.dev.vars');
   await writeFile(envFile, `WARPFOLD_TOKEN=${token}\n`);
@@ -87,7 +106,7 @@ async function startServer(directory: string, token: string): Promise<WranglerDe
     persistTo: join(directory, 'state'),
     envFile,
     // the bench measures folding, not the limiter
-    vars: { RATE_LIMIT_REQUESTS: '1000000000', WARPFOLD_BENCH_HOOKS: '1' },
+    vars: { RATE_LIMIT_REQUESTS: '1000000000', WARPFOLD_BENCH_HOOKS: '1', ...vars },
   });
 }
 
@@ -119,7 +138,7 @@ async function loadRun(endpoint: Endpoint, size: number, mode: Mode, concurrency
         if (!open.length) break;
         const session = open[round % open.length];
         const append = session.next.slice(session.offset, session.offset + 3);
-        if (mode === 'cold') await post(endpoint, `/v1/sessions/${session.id}/forget`);
+        if (mode === 'cold') await forget(endpoint, session.id);
         const before = performance.now();
         const response = await post(endpoint, `/v1/sessions/${session.id}/prepare`, { append, prefixDigest: session.digest });
         const text = await response.text();
@@ -137,7 +156,7 @@ async function loadRun(endpoint: Endpoint, size: number, mode: Mode, concurrency
   );
   const elapsed = (performance.now() - started) / 1000;
   // every object of the worker shares one isolate locally: let this run's sessions go before the next
-  for (const sessions of clients) for (const session of sessions) await post(endpoint, `/v1/sessions/${session.id}/forget`);
+  for (const sessions of clients) for (const session of sessions) await forget(endpoint, session.id);
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
     messages: size,
@@ -153,35 +172,95 @@ async function loadRun(endpoint: Endpoint, size: number, mode: Mode, concurrency
   };
 }
 
-async function memoryRun(directory: string, token: string, messages: number): Promise<WorkerMemoryResult> {
-  const server = await startServer(directory, token);
+const median = (values: readonly number[]): number => Math.round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] * 10) / 10;
+
+/** The drop must give back all but this much of what the session added (heap snapshots differ by a little). */
+const NOT_GIVEN_BACK_TOLERANCE_MEGABYTES = 2;
+
+async function timed(work: () => Promise<Response>): Promise<{ milliseconds: number; response: Response }> {
+  const started = performance.now();
+  const response = await work();
+  if (!response.ok && response.status !== 413) throw new Error(`${response.status} ${await response.text()}`);
+  const body = await response.text();
+  return { milliseconds: performance.now() - started, response: new Response(body, { status: response.status }) };
+}
+
+async function limitRun(directory: string, token: string, limitMessages: number): Promise<WorkerLimitResult> {
+  // the object stays warm through the measurement; `forget` drops it as SESSION_WARM_SECONDS would
+  const vars = { MAX_SESSION_MESSAGES: String(limitMessages), SESSION_WARM_SECONDS: '3600' };
+  let server = await startServer(directory, token, vars);
   try {
-    const endpoint = { url: server.url, token };
+    let endpoint = { url: server.url, token };
     const group = server.process.pid ?? -1;
     // warm the isolate (modules, the app, one small object) so the baseline holds all but the session
     await loadSession(endpoint, 'memory-warmup', syntheticHistory(40, 3), { pressureCeiling: CEILING });
+    await forget(endpoint, 'memory-warmup');
     const baseline = await isolateHeapUsage(server.inspectorPort);
     const rssBaseline = await workerdResidentBytes(group);
-    const history = syntheticHistory(messages, 11);
-    await loadSession(endpoint, 'memory', history, { pressureCeiling: CEILING });
-    const last = await post(endpoint, '/v1/sessions/memory/prepare', { append: [] });
-    const viewTokens = ((await last.json()) as { stats: { viewTokens: number } }).stats.viewTokens;
+    const turns = 8;
+    const full = syntheticHistory(limitMessages, 11);
+    // a session `turns` turns short of the limit, so that each measured append fits
+    const messages = limitMessages - turns * 3;
+    const history = full.slice(0, messages);
+    let digest = await loadSession(endpoint, 'limit', history, { pressureCeiling: CEILING });
+    let length = messages;
+    const appendTurn = async () => {
+      const { milliseconds, response } = await timed(() => post(endpoint, '/v1/sessions/limit/prepare', { append: full.slice(length, length + 3), prefixDigest: digest }));
+      const result = (await response.json()) as { digest: string; length: number; stats: { viewTokens: number } };
+      digest = result.digest;
+      length = result.length;
+      return { milliseconds, viewTokens: result.stats.viewTokens };
+    };
+    const warm: number[] = [];
+    let viewTokens = 0;
+    for (let i = 0; i < 3; i++) {
+      const turn = await appendTurn();
+      warm.push(turn.milliseconds);
+      viewTokens = turn.viewTokens;
+    }
     const loaded = await isolateHeapUsage(server.inspectorPort);
     const rssLoaded = await workerdResidentBytes(group);
-    await post(endpoint, '/v1/sessions/memory/forget');
-    const forgotten = await isolateHeapUsage(server.inspectorPort);
-    return {
-      messages,
-      rawJsonMegabytes: megabytes(Buffer.byteLength(JSON.stringify(history))),
+    await forget(endpoint, 'limit');
+    const dropped = await isolateHeapUsage(server.inspectorPort);
+    const cold: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await forget(endpoint, 'limit');
+      cold.push((await appendTurn()).milliseconds);
+    }
+    await server.stop();
+    server = await startServer(directory, token, vars);
+    endpoint = { url: server.url, token };
+    const summary = await timed(() => fetch(`${endpoint.url}/v1/sessions/limit`, { headers: { Authorization: `Bearer ${token}` } }));
+    const firstAppend = await appendTurn();
+    const afterRestart = await isolateHeapUsage(server.inspectorPort);
+    const over = await post(endpoint, '/v1/sessions/limit/prepare', { append: full.slice(length, length + 3).concat(full.slice(0, 3)), prefixDigest: digest });
+    const overLimitStatus = over.status;
+    await over.text();
+    const notGivenBack = megabytes(dropped.usedBytes - baseline.usedBytes);
+    const result: WorkerLimitResult = {
+      messages: length,
+      maxSessionMessages: limitMessages,
+      maxSessionBytes: DEFAULT_MAX_SESSION_BYTES,
+      rawJsonMegabytes: megabytes(Buffer.byteLength(JSON.stringify(full.slice(0, length)))),
+      viewTokens,
       heapBaselineMegabytes: megabytes(baseline.usedBytes),
       heapWithSessionMegabytes: megabytes(loaded.usedBytes),
       sessionHeapMegabytes: megabytes(loaded.usedBytes - baseline.usedBytes),
-      heapAfterForgetMegabytes: megabytes(forgotten.usedBytes),
+      heapAfterDropMegabytes: megabytes(dropped.usedBytes),
+      heapNotGivenBackMegabytes: notGivenBack,
+      warmAppendMilliseconds: median(warm),
+      coldAppendMilliseconds: median(cold),
+      restartSummaryMilliseconds: Math.round(summary.milliseconds * 10) / 10,
+      restartFirstAppendMilliseconds: Math.round(firstAppend.milliseconds * 10) / 10,
+      heapAfterRestartAppendMegabytes: megabytes(afterRestart.usedBytes),
       workerdRssBaselineMegabytes: rssBaseline === null ? null : megabytes(rssBaseline),
       workerdRssWithSessionMegabytes: rssLoaded === null ? null : megabytes(rssLoaded),
+      overLimitStatus,
       isolateLimitMegabytes: 128,
-      viewTokens,
     };
+    if (notGivenBack > NOT_GIVEN_BACK_TOLERANCE_MEGABYTES) throw new Error(`the heap did not come back after the session was dropped: ${result.heapBaselineMegabytes} MB before, ${result.heapWithSessionMegabytes} MB with it, ${result.heapAfterDropMegabytes} MB after`);
+    if (overLimitStatus !== 413) throw new Error(`an append past the session limit answered ${overLimitStatus}, not 413`);
+    return result;
   } finally {
     await server.stop();
   }
@@ -189,22 +268,29 @@ async function memoryRun(directory: string, token: string, messages: number): Pr
 
 export function renderWorkerBench(report: WorkerBenchReport): string {
   const rows = report.rows.map((row) => [formatInteger(row.messages), row.mode, row.concurrency, formatInteger(row.requests), row.errors, row.requestsPerSecond.toFixed(1), row.p50Milliseconds.toFixed(1), row.p99Milliseconds.toFixed(1), `+${row.maxGrowthMessages}`]);
-  const memory = report.memory;
+  const limit = report.limit;
   return [
     '# Edge endpoint under load',
     '',
     `\`wrangler dev\` on 127.0.0.1 (workerd from npm), driven over loopback HTTP by \`npm run bench:worker\`; ceiling ${formatInteger(report.ceiling)} tokens; Node ${report.measuredOn.node}, ${report.measuredOn.cores} cores (${report.measuredOn.cpu}), load average ${report.loadAverage} when the run began.`,
-    'Each request is `POST /v1/sessions/:id/prepare` appending one turn (up to 3 messages) with its `prefixDigest`. *append*: the session\'s Durable Object is warm. *cold*: the object was told to drop its memory just before (an untimed call), so the request first reads the raw history and the saved fold state back from SQLite and restores the FoldSession, the work a Durable Object does after an eviction (the instance itself stays: workerd offers no reset the worker can call).',
+    'Each request is `POST /v1/sessions/:id/prepare` appending one turn (up to 3 messages) with its `prefixDigest`. *append*: the session\'s Durable Object is warm. *cold*: the object was told to drop its memory just before (an untimed call), so the request first reads the raw history and the saved fold state back from SQLite and restores the FoldSession, the work a Durable Object does after an eviction or once SESSION_WARM_SECONDS have passed (the instance itself stays: workerd offers no reset the worker can call).',
     '',
     markdownTable(['messages', 'mode', 'clients', 'requests', 'errors', 'requests/s', 'p50 ms', 'p99 ms', 'session growth'], rows),
     '',
-    `## One Durable Object holding ${formatInteger(memory.messages)} messages`,
+    `## One session at the size limit (${formatInteger(limit.maxSessionMessages)} messages)`,
     '',
-    `The isolate's live heap, read through the V8 inspector of \`wrangler dev\` after a heap snapshot (which collects garbage fully first): ${memory.heapBaselineMegabytes} MB with the worker warmed up, ${memory.heapWithSessionMegabytes} MB while one object holds the ${formatInteger(memory.messages)}-message session (${memory.rawJsonMegabytes} MB of raw JSON; view ${formatInteger(memory.viewTokens)} tokens), ${memory.heapAfterForgetMegabytes} MB after it forgot it.`,
+    `One Durable Object holds a synthetic session ${formatInteger(limit.maxSessionMessages - limit.messages)} messages short of MAX_SESSION_MESSAGES (${formatInteger(limit.messages)} messages, ${limit.rawJsonMegabytes} MB of raw JSON, under MAX_SESSION_BYTES of ${megabytes(limit.maxSessionBytes)} MB; view ${formatInteger(limit.viewTokens)} tokens). The isolate's live heap is read through the V8 inspector of \`wrangler dev\` after a heap snapshot (which collects garbage fully first). *with session*: the object holds it warm, its live fold and the raw history the engine keeps, as during and right after a call. *after drop*: the object dropped it (\`forget\`, what SESSION_WARM_SECONDS does after the last call); the bench fails unless this comes back within ${NOT_GIVEN_BACK_TOLERANCE_MEGABYTES} MB of the baseline. An append past the limit answered ${limit.overLimitStatus}.`,
     '',
     markdownTable(
-      ['messages', 'raw JSON MB', 'heap baseline MB', 'heap with session MB', 'session adds MB', 'isolate limit MB', 'workerd RSS baseline MB', 'workerd RSS with session MB'],
-      [[formatInteger(memory.messages), memory.rawJsonMegabytes, memory.heapBaselineMegabytes, memory.heapWithSessionMegabytes, memory.sessionHeapMegabytes, memory.isolateLimitMegabytes, memory.workerdRssBaselineMegabytes, memory.workerdRssWithSessionMegabytes]],
+      ['heap baseline MB', 'heap with session MB', 'session adds MB', 'heap after drop MB', 'not given back MB', 'isolate limit MB', 'workerd RSS baseline MB', 'workerd RSS with session MB'],
+      [[limit.heapBaselineMegabytes, limit.heapWithSessionMegabytes, limit.sessionHeapMegabytes, limit.heapAfterDropMegabytes, limit.heapNotGivenBackMegabytes, limit.isolateLimitMegabytes, limit.workerdRssBaselineMegabytes, limit.workerdRssWithSessionMegabytes]],
+    ),
+    '',
+    'Time of one append (median of 3), warm and cold, and after a restart of `wrangler dev` over the same state: the summary (`GET /v1/sessions/:id`, which reads the record only) and the first append (which reads the whole history back from SQLite and restores the fold), with the heap after it.',
+    '',
+    markdownTable(
+      ['warm append ms', 'cold append ms', 'after restart: summary ms', 'after restart: first append ms', 'heap after it MB'],
+      [[limit.warmAppendMilliseconds, limit.coldAppendMilliseconds, limit.restartSummaryMilliseconds, limit.restartFirstAppendMilliseconds, limit.heapAfterRestartAppendMegabytes]],
     ),
     '',
   ].join('\n');
@@ -215,7 +301,7 @@ async function main(): Promise<void> {
   const concurrency = Number(args.concurrency ?? 4);
   const seconds = Number(args.seconds ?? 8);
   const sizes = args.sizes === 'none' ? [] : numberList(args.sizes, [100, 1_000]);
-  const memoryMessages = Number(args['memory-messages'] ?? 10_000);
+  const limitMessages = Number(args['limit-messages'] ?? DEFAULT_MAX_SESSION_MESSAGES);
   const token = randomBytes(24).toString('base64url');
   const loadAverage = Math.round(loadavg()[0] * 10) / 10;
   const directory = await mkdtemp(join(tmpdir(), 'warpfold-worker-bench-'));
@@ -233,8 +319,8 @@ async function main(): Promise<void> {
     } finally {
       await server?.stop();
     }
-    const memory = await memoryRun(join(directory, 'memory'), token, memoryMessages);
-    const report: WorkerBenchReport = { kind: 'worker', ceiling: CEILING, rows, memory, measuredOn: measuredOn(), loadAverage };
+    const limit = await limitRun(join(directory, 'limit'), token, limitMessages);
+    const report: WorkerBenchReport = { kind: 'worker', ceiling: CEILING, rows, limit, measuredOn: measuredOn(), loadAverage };
     const markdown = renderWorkerBench(report);
     const written = writeResults(args.update === 'true' ? COMMITTED_RESULTS : RUN_OUTPUT, 'worker', report, markdown);
     console.log(`\n${markdown}\nwrote ${written.markdown} and ${written.json}`);

@@ -5,6 +5,7 @@ import { expect, test } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { FoldSession, type ProviderMessage } from '../src/index.ts';
@@ -17,6 +18,8 @@ const token = () => randomBytes(24).toString('base64url');
 const tokens = { a: token(), b: token(), readOnly: token(), burst: token() };
 const RATE_LIMIT = 40;
 const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_SESSION_MESSAGES = 110;
+const UNAUTHENTICATED_LIMIT = 8;
 const options = { pressureCeiling: 4_000 };
 const CLOCK = 1_760_000_000_000;
 
@@ -28,7 +31,7 @@ async function start(): Promise<void> {
   server = await startWranglerDev({
     persistTo: join(directory, 'state'),
     envFile: join(directory, '.dev.vars'),
-    vars: { RATE_LIMIT_REQUESTS: String(RATE_LIMIT), MAX_BODY_BYTES: String(MAX_BODY_BYTES) },
+    vars: { RATE_LIMIT_REQUESTS: String(RATE_LIMIT), MAX_BODY_BYTES: String(MAX_BODY_BYTES), MAX_SESSION_MESSAGES: String(MAX_SESSION_MESSAGES), UNAUTHENTICATED_RATE_LIMIT_REQUESTS: String(UNAUTHENTICATED_LIMIT) },
   });
 }
 
@@ -41,11 +44,11 @@ function api(method: string, path: string, body?: unknown, headers: Record<strin
 }
 
 /**
- * Uploads a JSON body of `total` bytes over a raw socket, 64 KB at a time, and stops at the first
- * line of the answer: with `declared`, under a Content-Length header; otherwise chunked. A socket
- * (not fetch) so the client stops sending when the server answers, as a careful client would.
+ * Uploads a JSON body of `total` bytes over a raw socket, 64 KB at a time, under a Content-Length
+ * header, and stops at the first line of the answer. A socket (not fetch) so the client stops
+ * sending when the server answers, as a careful client would.
  */
-function uploadUntilAnswered(url: string, bearer: string, total: number, declared: boolean): Promise<{ statusLine: string; sentBytes: number }> {
+function uploadUntilAnswered(url: string, bearer: string, total: number): Promise<{ statusLine: string; sentBytes: number }> {
   const { hostname, port, pathname } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -63,15 +66,42 @@ function uploadUntilAnswered(url: string, bearer: string, total: number, declare
     });
     socket.on('error', (error) => (answered ? undefined : reject(error)));
     socket.on('connect', async () => {
-      const framing = declared ? `Content-Length: ${total}` : 'Transfer-Encoding: chunked';
-      socket.write(`POST ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${bearer}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`);
+      socket.write(`POST ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${bearer}\r\nContent-Type: application/json\r\nContent-Length: ${total}\r\n\r\n`);
       while (!answered && sentBytes < total) {
-        socket.write(declared ? chunk : Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]));
+        socket.write(chunk);
         sentBytes += chunk.length;
         await new Promise((tick) => setTimeout(tick, 2));
       }
       if (!answered) setTimeout(() => (answered ? undefined : reject(new Error(`sent all ${sentBytes} bytes without an answer`))), 5_000);
     });
+  });
+}
+
+/**
+ * Uploads `total` bytes chunked (no Content-Length) the way an ordinary client does: it sends the
+ * whole body, then reads the answer. A server that stops reading and closes loses the answer to a
+ * connection reset; one that drains lets the client read it.
+ */
+function chunkedUpload(url: string, bearer: string, total: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: 'POST', headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (data: string) => (body += data));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    const chunk = Buffer.from('x'.repeat(64 * 1024));
+    let sent = 0;
+    const pump = () => {
+      while (sent < total) {
+        sent += chunk.length;
+        if (!request.write(chunk)) return void request.once('drain', pump);
+      }
+      request.end();
+    };
+    pump();
   });
 }
 
@@ -134,6 +164,32 @@ test('concurrent appends serialize: one per prefix digest wins, the others get 4
   expect((await (await api('GET', '/v1/sessions/e2e')).json()).length).toBe(101);
 });
 
+test('the session limit holds across a restart: 413 naming it, and the session goes on within it', async () => {
+  const limited = new FoldSession({ ...options, now: () => CLOCK });
+  const first = await api('POST', '/v1/sessions/limited/prepare', { messages: history.slice(0, 105), options, now: CLOCK });
+  expect(first.status).toBe(200);
+  limited.prepare(history.slice(0, 105));
+  const held = (await first.json()).digest;
+  const over = await api('POST', '/v1/sessions/limited/prepare', { append: history.slice(105, 115), prefixDigest: held, now: CLOCK });
+  expect(over.status).toBe(413);
+  expect((await over.json()).error).toMatchObject({ limit: 'messages', maxSessionMessages: MAX_SESSION_MESSAGES, sessionMessages: 105 });
+  await server.stop();
+  await start();
+  expect((await api('POST', '/v1/sessions/limited/prepare', { append: history.slice(105, 115), prefixDigest: held, now: CLOCK })).status).toBe(413);
+  const within = await api('POST', '/v1/sessions/limited/prepare', { append: history.slice(105, 110), prefixDigest: held, now: CLOCK });
+  expect(within.status).toBe(200);
+  expect((await within.text()).startsWith(viewPrefix(limited.prepare(history.slice(0, 110)).messages))).toBe(true);
+});
+
+test('a chunked upload over the body limit: the client sends it all and reads the 413 with its body', async () => {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const answer = await chunkedUpload(`${server.url}/v1/fold`, tokens.a, 4 * MAX_BODY_BYTES);
+    expect(answer.status, server.output()).toBe(413);
+    expect(JSON.parse(answer.body).error).toMatchObject({ code: 'payload-too-large', maxBytes: MAX_BODY_BYTES });
+  }
+  expect((await api('GET', '/v1/sessions/e2e')).status).toBe(200);
+});
+
 test('every error status: 400 401 403 404 405 409 413 415 429', async () => {
   const bad = await api('POST', '/v1/fold', { messages: [{ role: 'user', content: 'a' }, { content: 'b' }] });
   expect(bad.status).toBe(400);
@@ -163,14 +219,16 @@ test('every error status: 400 401 403 404 405 409 413 415 429', async () => {
   expect(limited.status).toBe(429);
   expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0);
   expect((await api('GET', '/v1/sessions/e2e')).status).toBe(200);
+  // without a valid token, one address (what wrangler dev passes as CF-Connecting-IP) gets a few tries
+  const guesses: number[] = [];
+  for (let i = 0; i <= UNAUTHENTICATED_LIMIT; i++) guesses.push((await api('GET', '/v1/sessions/e2e', undefined, {}, `guess-${i}-0123456789abcdef`)).status);
+  expect(guesses).toContain(429);
+  expect(guesses.slice(0, guesses.indexOf(429)).every((status) => status === 401)).toBe(true);
+  expect((await api('GET', '/v1/sessions/e2e')).status).toBe(200);
   // 413 last: after a client drops an upload midway, wrangler dev's local proxy (not the worker)
   // may answer the next request on its pooled connection with 503
-  // Content-Length over the limit: refused before a byte of the body is read
-  const declared = await uploadUntilAnswered(`${server.url}/v1/fold`, tokens.a, 8 * MAX_BODY_BYTES, true);
+  // Content-Length over the limit: refused before a byte of the body is read (chunked: see above)
+  const declared = await uploadUntilAnswered(`${server.url}/v1/fold`, tokens.a, 8 * MAX_BODY_BYTES);
   expect(declared.statusLine).toMatch(/^HTTP\/1\.1 413 /);
   expect(declared.sentBytes).toBeLessThan(MAX_BODY_BYTES);
-  // chunked, no length: the worker counts while it reads and stops at the chunk that crosses the limit
-  const streamed = await uploadUntilAnswered(`${server.url}/v1/fold`, tokens.a, 8 * MAX_BODY_BYTES, false);
-  expect(streamed.statusLine).toMatch(/^HTTP\/1\.1 413 /);
-  expect(streamed.sentBytes).toBeLessThan(4 * MAX_BODY_BYTES);
 });

@@ -22,7 +22,7 @@ export const STATUS_OF_CODE: Readonly<Record<ApiErrorCode, number>> = {
   'payload-too-large': 413,
   'unsupported-media-type': 415,
   'rate-limited': 429,
-  misconfigured: 500,
+  misconfigured: 503,
   internal: 500,
 };
 

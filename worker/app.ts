@@ -4,7 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import { ApiError, type ApiErrorCode } from './api-error.ts';
 import type { AppEnv } from './app-env.ts';
 import { cors } from './cors.ts';
-import { guard } from './guard.ts';
+import { guard, misconfiguredError } from './guard.ts';
 import { logEvent } from './log-event.ts';
 import { registerAnthropicRoutes } from './routes/anthropic-routes.ts';
 import { registerEpisodeRoutes } from './routes/episode-routes.ts';
@@ -60,16 +60,21 @@ export function createApp(): OpenAPIHono<AppEnv> {
     try {
       c.set('config', readWorkerConfig(c.env));
     } catch (error) {
-      logEvent('error', 'misconfigured', { error: error instanceof Error ? error.message : String(error) });
-      throw new ApiError('misconfigured', 'the worker configuration is invalid');
+      logEvent('error', 'misconfigured', { requestId: c.var.requestId, reason: error instanceof Error ? error.message : String(error) });
+      throw misconfiguredError();
     }
     await next();
     c.res.headers.set('X-Request-Id', c.var.requestId);
     const caller = c.get('caller');
-    logEvent('info', 'request', { requestId: c.var.requestId, method: c.req.method, path: new URL(c.req.url).pathname, status: c.res.status, ms: Date.now() - started, ...(caller ? { tenant: caller.tenant, token: caller.tokenId } : {}) });
+    logEvent('info', 'request', { requestId: c.var.requestId, method: c.req.method, path: new URL(c.req.url).pathname, status: c.res.status, ms: Date.now() - started, ...(caller ? { tenant: caller.tenant, ...(caller.tokenLabel !== undefined ? { token: caller.tokenLabel } : {}) } : {}) });
   });
   app.use('*', cors);
-  app.use('/v1/*', async (c, next) => (PUBLIC_ROUTES.has(new URL(c.req.url).pathname) && c.req.method === 'GET' ? next() : guard(c, next)));
+  // the bench's hook does not exist unless enabled: 404 before anything else looks at the request
+  app.use('/v1/sessions/:id/forget', async (c, next) => {
+    if (c.env.WARPFOLD_BENCH_HOOKS !== '1') throw new ApiError('not-found', 'no such route');
+    await next();
+  });
+  app.use('/v1/*', async (c, next) => (PUBLIC_ROUTES.has(new URL(c.req.url).pathname) && (c.req.method === 'GET' || c.req.method === 'HEAD') ? next() : guard(c, next)));
 
   registerHealthRoutes(app);
   registerSessionRoutes(app);

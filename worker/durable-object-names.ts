@@ -7,4 +7,8 @@ export const sessionObjectName = (tenant: string, sessionId: string): string => 
 
 export const tenantObjectName = (tenant: string): string => JSON.stringify(['tenant', tenant]);
 
-export const rateLimiterName = (tokenId: string): string => JSON.stringify(['rate', tokenId]);
+/** One limiter per tenant, however many tokens it has. */
+export const tenantRateLimiterName = (tenant: string): string => JSON.stringify(['rate', 'tenant', tenant]);
+
+/** One limiter per client address for requests without a valid token. */
+export const addressRateLimiterName = (address: string): string => JSON.stringify(['rate', 'address', address]);

@@ -41,8 +41,31 @@ export class HistoryLog {
     return messages;
   }
 
+  /**
+   * UTF-8 bytes of the JSON of the first `length` messages (each `JSON.stringify(message)`, as the
+   * history digest reads them), counted in SQLite without reading the history back: a chunk's
+   * text is its messages joined by commas in brackets.
+   */
+  bytes(length: number): number {
+    const row = this.sql
+      .exec<{ stored: number | null; framing: number | null }>(
+        'SELECT (SELECT SUM(length(CAST(text AS BLOB))) FROM raw_history WHERE first_index < ?1) AS stored, (SELECT SUM(message_count + 1) FROM raw_history WHERE first_index < ?1 AND piece = 0) AS framing',
+        length,
+      )
+      .one();
+    return (row.stored ?? 0) - (row.framing ?? 0);
+  }
+
   /** Writes `messages` as the history from `fromIndex` on, replacing anything left past it. */
   append(fromIndex: number, messages: readonly ProviderMessage[]): void {
+    this.appendJson(
+      fromIndex,
+      messages.map((message) => JSON.stringify(message)),
+    );
+  }
+
+  /** As `append`, with each message already written as JSON. */
+  appendJson(fromIndex: number, messages: readonly string[]): void {
     this.sql.exec('DELETE FROM raw_history WHERE first_index >= ?', fromIndex);
     let start = 0;
     while (start < messages.length) {
@@ -50,7 +73,7 @@ export class HistoryLog {
       let chars = 0;
       const parts: string[] = [];
       while (end < messages.length && (end === start || chars < CHUNK_MESSAGE_CHARS)) {
-        const json = JSON.stringify(messages[end]);
+        const json = messages[end];
         parts.push(json);
         chars += json.length;
         end++;

@@ -14,9 +14,31 @@ function tooLarge(maxBytes: number): ApiError {
 }
 
 /**
+ * Past the limit, a streamed body is read on and thrown away up to this many bytes before the 413
+ * goes out, so that the client, still sending, gets to read it: a body left unread, even while a
+ * `waitUntil` drains it after the answer, ends in a connection reset that loses the answer.
+ * Beyond this, the stream is cancelled.
+ */
+export const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, already: number): Promise<void> {
+  let total = already;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    total += value.byteLength;
+    if (total > DRAIN_LIMIT_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      return;
+    }
+  }
+}
+
+/**
  * Reads a request body as UTF-8 text, refusing it as soon as it passes `maxBytes`: a declared
- * Content-Length over the limit is refused before a byte is read, and a streamed body is cancelled
- * at the chunk that crosses it, so an oversized upload is never held whole.
+ * Content-Length over the limit is refused before a byte is read, and a streamed body stops being
+ * kept at the chunk that crosses it (the rest is drained, not held), so an oversized upload is
+ * never held whole.
  */
 export async function readBodyWithin(request: Request, maxBytes: number): Promise<string> {
   const declared = request.headers.get('Content-Length');
@@ -33,7 +55,8 @@ export async function readBodyWithin(request: Request, maxBytes: number): Promis
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
+      chunks.length = 0;
+      await drain(reader, total).catch(() => undefined);
       throw tooLarge(maxBytes);
     }
     chunks.push(value);

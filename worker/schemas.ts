@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { MINIMUM_PRESSURE_CEILING_TOKENS } from '../src/budget/index.ts';
+import { DEFAULT_EPISODE_PAGE, MAX_EPISODE_PAGE } from './episode-page.ts';
 import type { SessionOptions } from './session-options.ts';
 
 /**
@@ -36,7 +37,10 @@ export const SessionOptionsSchema = z
     freeze: z.boolean().optional(),
     recall: z.boolean().optional(),
   })
-  .openapi('SessionOptions', { description: 'Ceiling, model budget, freeze TTL and recall switch. Stored with the session; a later call may replace them.' }) satisfies z.ZodType<SessionOptions>;
+  .openapi('SessionOptions', {
+    description:
+      'Ceiling, model budget, freeze TTL and recall switch. Stored with the session; a later call may replace them. Without pressureCeiling or budget, budget is the worker default (DEFAULT_BUDGET_ENGINE / DEFAULT_BUDGET_MODEL, gpt-4o unless configured: a ceiling of about 99K tokens), written into the options the session keeps; /v1/anthropic/prepare uses the Claude model of its params when known.',
+  }) satisfies z.ZodType<SessionOptions>;
 
 const foldCallFields = {
   measuredInputTokens: z.number().min(0).optional().openapi({ description: 'Input tokens the provider reported for the previous prompt.' }),
@@ -93,7 +97,7 @@ export const ErrorSchema = z
   })
   .openapi('Error');
 
-export const HealthSchema = z.object({ status: z.literal('ok'), version: z.string() }).openapi('Health');
+export const HealthSchema = z.object({ status: z.enum(['ok', 'misconfigured']), version: z.string() }).openapi('Health');
 
 export const EpisodesRequestSchema = z
   .strictObject({
@@ -108,7 +112,8 @@ export const EpisodeSchema = z.looseObject({ id: z.string(), sessionId: z.string
 export const EpisodesQuerySchema = z.object({
   path: z.union([z.string(), z.array(z.string())]).optional().openapi({ description: 'File paths; repeat for several. Without it, every episode.' }),
   sessionId: z.string().optional(),
-  limit: z.coerce.number().int().positive().max(1000).optional(),
+  limit: z.coerce.number().int().positive().max(MAX_EPISODE_PAGE).optional().openapi({ description: `Episodes per page (default ${DEFAULT_EPISODE_PAGE}, at most ${MAX_EPISODE_PAGE}).` }),
+  cursor: z.string().max(1024).optional().openapi({ description: 'The `nextCursor` of the previous page.' }),
 });
 
 export const RailIdSchema = z

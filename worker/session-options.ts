@@ -42,3 +42,18 @@ export function toFoldSessionOptions(options: SessionOptions, now: () => number,
     now,
   };
 }
+
+/** The model a session or fold without a ceiling of its own is folded for. */
+export interface DefaultBudget {
+  readonly engine: string;
+  readonly model: string;
+}
+
+/**
+ * Options as the session will keep them: without `pressureCeiling` or `budget`, the ceiling comes
+ * from `budget`, written into the options so the API shows what the session folds at.
+ */
+export function withDefaultCeiling(options: SessionOptions | undefined, budget: DefaultBudget): SessionOptions {
+  if (options?.pressureCeiling !== undefined || options?.budget !== undefined) return options ?? {};
+  return { ...options, budget: { engine: budget.engine, model: budget.model } };
+}

@@ -3,13 +3,20 @@ import { recordEpisodes, type Episode, type RecordEpisodesResult } from '../src/
 import { restoreTaskRail, serializeTaskRail, type SerializedTaskRail } from '../src/task-rail/index.ts';
 import { createDurableObjectStore, type WarpfoldStorage } from '../src/storage/durable-object.ts';
 import { ApiError, settleRpc, type RpcResult } from './api-error.ts';
+import { pageOf, type EpisodeCursor } from './episode-page.ts';
 import { logEvent } from './log-event.ts';
 import type { WorkerBindings } from './worker-bindings.ts';
 
 export interface FindEpisodesCall {
   readonly paths?: readonly string[];
   readonly sessionId?: string;
-  readonly limit?: number;
+  readonly limit: number;
+  readonly cursor?: EpisodeCursor;
+}
+
+export interface EpisodePage {
+  readonly episodes: Episode[];
+  readonly nextCursor: string | null;
 }
 
 /**
@@ -31,13 +38,15 @@ export class TenantObject extends DurableObject<WorkerBindings> {
     return settleRpc(() => recordEpisodes(this.storage.episodes, episodes));
   }
 
-  findEpisodes(call: FindEpisodesCall): Promise<RpcResult<Episode[]>> {
+  /** One page of the tenant's episodes, in the store's order (newest first); `nextCursor` goes on. */
+  findEpisodes(call: FindEpisodesCall): Promise<RpcResult<EpisodePage>> {
     return settleRpc(async () => {
       const episodes = call.paths?.length
-        ? await this.storage.episodes.findByPaths(call.paths, call.limit !== undefined ? { limit: call.limit } : {})
+        ? await this.storage.episodes.findByPaths(call.paths, { limit: (call.cursor?.offset ?? 0) + call.limit + 1 })
         : await this.storage.episodes.list(call.sessionId !== undefined ? { sessionId: call.sessionId } : {});
       const filtered = call.sessionId !== undefined ? episodes.filter((episode) => episode.sessionId === call.sessionId) : episodes;
-      return call.limit !== undefined ? filtered.slice(0, call.limit) : filtered;
+      const page = pageOf(filtered, call.limit, call.cursor);
+      return { episodes: page.items, nextCursor: page.nextCursor };
     });
   }
 

@@ -28,6 +28,12 @@ export async function post(endpoint: Endpoint, path: string, body?: unknown): Pr
   });
 }
 
+/** Drops what the session's object holds in memory (the bench hook); refuses to go on if it did not. */
+export async function forget(endpoint: Endpoint, id: string): Promise<void> {
+  const response = await post(endpoint, `/v1/sessions/${id}/forget`);
+  if (response.status !== 204) throw new Error(`forgetting ${id}: ${response.status} ${await response.text()}`);
+}
+
 /** Batches that stay well under the 8 MB body limit. */
 const LOAD_BATCH_MESSAGES = 500;
 

@@ -1,12 +1,14 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { FoldInputError, FoldSession, ProviderInputError, type ProviderMessage } from '../../src/index.ts';
+import { resolveContextBudget } from '../../src/budget/index.ts';
 import { prepareAnthropicCachedRequest } from '../../src/providers/anthropic/index.ts';
 import { ApiError, unwrapRpc } from '../api-error.ts';
 import type { AppEnv } from '../app-env.ts';
 import { sessionObjectName } from '../durable-object-names.ts';
 import { historyDigest } from '../history-digest.ts';
 import { AnthropicPrepareRequestSchema, AnthropicPrepareResponseSchema } from '../schemas.ts';
-import { toFoldSessionOptions } from '../session-options.ts';
+import { sessionCallSettings } from '../session-call-settings.ts';
+import { toFoldSessionOptions, withDefaultCeiling, type DefaultBudget } from '../session-options.ts';
 import { bearer, errorResponses, GUARDED_BODY } from './error-responses.ts';
 
 const anthropicRoute = createRoute({
@@ -27,21 +29,34 @@ interface PreparedView {
   readonly length: number;
 }
 
+/** The request's own Claude model, when the budget tables know it: the ceiling then fits that model. */
+function anthropicBudget(model: unknown): DefaultBudget | undefined {
+  if (typeof model !== 'string') return undefined;
+  try {
+    resolveContextBudget({ engine: 'anthropic', model });
+    return { engine: 'anthropic', model };
+  } catch {
+    return undefined;
+  }
+}
+
 export function registerAnthropicRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(anthropicRoute, async (c) => {
     const { sessionId, messages, append, prefixDigest, measuredInputTokens, hardEpoch, options, now, ...cache } = c.req.valid('json');
     const foldCall = { ...(measuredInputTokens !== undefined ? { measuredInputTokens } : {}), ...(hardEpoch ? { hardEpoch } : {}) };
+    const defaultBudget = anthropicBudget(cache.params?.model) ?? c.var.config.defaultBudget;
     let view: PreparedView;
     if (sessionId !== undefined) {
       const stub = c.env.SESSIONS.getByName(sessionObjectName(c.var.caller.tenant, sessionId));
-      const call = { tenant: c.var.caller.tenant, sessionId, ...(messages ? { messages } : {}), ...(append ? { append } : {}), ...(prefixDigest ? { prefixDigest } : {}), ...(options ? { options } : {}), ...(now !== undefined ? { now } : {}), ...foldCall };
+      const settings = sessionCallSettings({ ...c.var.config, defaultBudget }, options);
+      const call = { tenant: c.var.caller.tenant, sessionId, ...(messages ? { messages } : {}), ...(append ? { append } : {}), ...(prefixDigest ? { prefixDigest } : {}), ...settings, ...(now !== undefined ? { now } : {}), ...foldCall };
       view = JSON.parse(unwrapRpc(await stub.prepare(call))) as PreparedView;
     } else {
       const history = messages ?? [];
       const clock = now ?? Date.now();
       let outcome;
       try {
-        outcome = new FoldSession(toFoldSessionOptions(options ?? {}, () => clock)).prepare(history, foldCall);
+        outcome = new FoldSession(toFoldSessionOptions(withDefaultCeiling(options, defaultBudget), () => clock)).prepare(history, foldCall);
       } catch (error) {
         if (error instanceof FoldInputError) throw new ApiError('invalid-request', error.problem, { field: error.messageIndex < 0 ? 'messages' : `messages[${error.messageIndex}]` });
         throw error;

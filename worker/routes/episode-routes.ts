@@ -4,6 +4,7 @@ import { FoldInputError } from '../../src/index.ts';
 import { ApiError, unwrapRpc } from '../api-error.ts';
 import type { AppEnv } from '../app-env.ts';
 import { tenantObjectName } from '../durable-object-names.ts';
+import { decodeEpisodeCursor, DEFAULT_EPISODE_PAGE } from '../episode-page.ts';
 import { EpisodeSchema, EpisodesQuerySchema, EpisodesRequestSchema } from '../schemas.ts';
 import { bearer, errorResponses, GUARDED, GUARDED_BODY } from './error-responses.ts';
 
@@ -22,10 +23,10 @@ const recordRoute = createRoute({
 const findRoute = createRoute({
   method: 'get',
   path: '/v1/episodes',
-  summary: "This tenant's episodes touching the given paths (newest first), or all of them",
+  summary: "This tenant's episodes touching the given paths (newest first), or all of them, a page at a time",
   security: bearer,
   request: { query: EpisodesQuerySchema },
-  responses: { 200: { description: 'Episodes.', content: { 'application/json': { schema: z.object({ episodes: z.array(EpisodeSchema) }) } } }, ...errorResponses(400, ...GUARDED) },
+  responses: { 200: { description: 'Episodes.', content: { 'application/json': { schema: z.object({ episodes: z.array(EpisodeSchema), nextCursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last.' }) }) } } }, ...errorResponses(400, ...GUARDED) },
 });
 
 export function registerEpisodeRoutes(app: OpenAPIHono<AppEnv>): void {
@@ -47,7 +48,8 @@ export function registerEpisodeRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(findRoute, async (c) => {
     const query = c.req.valid('query');
     const paths = query.path === undefined ? [] : Array.isArray(query.path) ? query.path : [query.path];
-    const episodes = unwrapRpc(await stub(c).findEpisodes({ paths, ...(query.sessionId !== undefined ? { sessionId: query.sessionId } : {}), ...(query.limit !== undefined ? { limit: query.limit } : {}) }));
-    return c.json({ episodes: episodes as unknown as Array<z.infer<typeof EpisodeSchema>> }, 200);
+    const cursor = query.cursor !== undefined ? decodeEpisodeCursor(query.cursor) : undefined;
+    const page = unwrapRpc(await stub(c).findEpisodes({ paths, ...(query.sessionId !== undefined ? { sessionId: query.sessionId } : {}), limit: query.limit ?? DEFAULT_EPISODE_PAGE, ...(cursor ? { cursor } : {}) }));
+    return c.json({ episodes: page.episodes as unknown as Array<z.infer<typeof EpisodeSchema>>, nextCursor: page.nextCursor }, 200);
   });
 }

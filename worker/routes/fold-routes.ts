@@ -5,7 +5,7 @@ import type { AppEnv } from '../app-env.ts';
 import { historyDigest } from '../history-digest.ts';
 import { jsonTextResponse } from '../json-text-response.ts';
 import { FoldRequestSchema, PrepareResponseSchema } from '../schemas.ts';
-import { toFoldSessionOptions } from '../session-options.ts';
+import { toFoldSessionOptions, withDefaultCeiling } from '../session-options.ts';
 import { bearer, errorResponses, GUARDED_BODY } from './error-responses.ts';
 
 const foldRoute = createRoute({
@@ -21,7 +21,7 @@ export function registerFoldRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(foldRoute, async (c) => {
     const body = c.req.valid('json');
     const now = body.now ?? Date.now();
-    const session = new FoldSession(toFoldSessionOptions(body.options ?? {}, () => now));
+    const session = new FoldSession(toFoldSessionOptions(withDefaultCeiling(body.options, c.var.config.defaultBudget), () => now));
     let outcome;
     try {
       outcome = session.prepare(body.messages, { ...(body.measuredInputTokens !== undefined ? { measuredInputTokens: body.measuredInputTokens } : {}), ...(body.hardEpoch ? { hardEpoch: true } : {}) });

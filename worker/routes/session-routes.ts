@@ -4,6 +4,7 @@ import type { AppEnv } from '../app-env.ts';
 import { jsonTextResponse } from '../json-text-response.ts';
 import { sessionObjectName } from '../durable-object-names.ts';
 import { PrepareRequestSchema, PrepareResponseSchema, SessionIdSchema, SessionSummarySchema } from '../schemas.ts';
+import { sessionCallSettings } from '../session-call-settings.ts';
 import { bearer, errorResponses, GUARDED, GUARDED_BODY } from './error-responses.ts';
 
 const params = z.object({ id: SessionIdSchema });
@@ -50,7 +51,7 @@ export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(prepareRoute, async (c) => {
     const { id } = c.req.valid('param');
     const body = c.req.valid('json');
-    const json = unwrapRpc(await stub(c, id).prepare({ ...body, tenant: c.var.caller.tenant, sessionId: id }));
+    const json = unwrapRpc(await stub(c, id).prepare({ ...body, ...sessionCallSettings(c.var.config, body.options), tenant: c.var.caller.tenant, sessionId: id }));
     return jsonTextResponse(json);
   });
 
