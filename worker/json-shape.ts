@@ -1,4 +1,4 @@
-import { MAX_VALUE_DEPTH } from '../src/index.ts';
+import { MAX_VALUE_DEPTH } from '../src/fold/index.ts';
 import { ApiError } from './api-error.ts';
 
 /**
