@@ -40,6 +40,8 @@ export default defineConfig({
         'storage-kv': entry('src/storage/kv.ts'),
         'ai-sdk': entry('src/ai-sdk/index.ts'),
         'openai-responses': entry('src/openai-responses/index.ts'),
+        // the baselines and the scorer's metrics, for benchmarks, the inspector and the command line
+        baselines: entry('src/baselines/index.ts'),
       },
       formats: ['es'],
     },

@@ -12,10 +12,10 @@ import { formatInteger, formatPercent, markdownTable, type Cell } from './cli/ma
 import { writeResults } from './cli/write-results.ts';
 import { loadSessions } from './corpus/load-sessions.ts';
 import { SessionConverter, type ConvertedDialect } from './dialects/convert-session.ts';
-import { addCounters, emptyCounters, replaySession, type ReplayCounters } from './metrics/session-replay.ts';
-import { summaryRow, type SummaryRow } from './metrics/summary-row.ts';
-import { renderedMessage } from './strategies/message-tokens.ts';
-import type { BenchMessage, StrategyDefinition } from './strategies/types.ts';
+import { addCounters, emptyCounters, replaySession, type ReplayCounters } from '../src/baselines/session-replay.ts';
+import { summaryRow, type SummaryRow } from '../src/baselines/summary-row.ts';
+import { renderedMessage } from '../src/baselines/message-tokens.ts';
+import type { BaselineMessage, StrategyDefinition } from '../src/baselines/types.ts';
 import { DEFAULT_CEILINGS } from './replay.ts';
 import { FoldSession } from '../src/index.ts';
 
@@ -73,8 +73,8 @@ function dialectStrategy(dialect: BenchDialect, renderings: string[][]): Strateg
       renderings.push(calls);
       return {
         prepare: (history, options) => {
-          const input = converter ? converter.toDialect(history) : (history as BenchMessage[]);
-          const view = session.prepare(input as BenchMessage[], options).messages as BenchMessage[];
+          const input = converter ? converter.toDialect(history) : (history as BaselineMessage[]);
+          const view = session.prepare(input as BaselineMessage[], options).messages as BaselineMessage[];
           const chat = converter ? converter.toChat(view) : view;
           // a fold header names raw message numbers and counts, which differ when a dialect splits a turn into several items
           calls.push(chat.map(renderedMessage).join('').replace(FOLD_HEADER, '[warpfold fold]'));
@@ -100,7 +100,7 @@ export function runDialects(options: DialectOptions = {}): DialectReport {
       const renderings = new Map<BenchDialect, string[]>();
       for (const dialect of DIALECT_NAMES) {
         const recorded: string[][] = [];
-        const counters = replaySession(session.messages, dialectStrategy(dialect, recorded), ceiling);
+        const counters = replaySession(session.messages, dialectStrategy(dialect, recorded), { ceiling });
         if (counters.errors) log(`  ${dialect} threw on ${session.file}: ${counters.firstError}`);
         totals.set(dialect, addCounters(totals.get(dialect)!, counters));
         viewTokens.set(dialect, viewTokens.get(dialect)! + counters.tokens);

@@ -16,9 +16,9 @@ import { repoRelative, RUN_OUTPUT } from './cli/paths.ts';
 import { callPositions, transcriptFor } from './scenario/dialect-transcript.ts';
 import { OUTAGE_SCRIPT } from './scenario/outage-script.ts';
 import { fixedPromptParts } from './scenario/replay-scenario.ts';
-import { renderedMessage, textTokens } from './strategies/message-tokens.ts';
+import { renderedMessage, textTokens } from '../src/baselines/message-tokens.ts';
 import { selectStrategies, type EngineSource } from './strategies/registry.ts';
-import type { StrategyDefinition } from './strategies/types.ts';
+import type { StrategyDefinition } from '../src/baselines/types.ts';
 
 export const DEFAULT_LIVE_STRATEGIES = ['raw', 'truncate', 'clear', 'warpfold'];
 export const DEFAULT_LIVE_MODELS: Record<LiveProvider, string> = { anthropic: 'claude-sonnet-4-6', openai: 'gpt-4.1-mini' };

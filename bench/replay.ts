@@ -12,8 +12,9 @@ import { writeResults } from './cli/write-results.ts';
 import { measuredOn, type MeasuredOn } from './cli/environment.ts';
 import { repoRelative, resolveCorpus, RUN_OUTPUT } from './cli/paths.ts';
 import { loadSessions } from './corpus/load-sessions.ts';
-import { addCounters, emptyCounters, replaySession, REPLAY_PRICE_MODEL, type ReplayCounters } from './metrics/session-replay.ts';
-import { summaryRow, type SummaryRow } from './metrics/summary-row.ts';
+import { addCounters, emptyCounters, replaySession, type ReplayCounters } from '../src/baselines/session-replay.ts';
+import { DEFAULT_PRICE_MODEL } from '../src/tokens/index.ts';
+import { summaryRow, type SummaryRow } from '../src/baselines/summary-row.ts';
 import { ALL_STRATEGY_NAMES, selectStrategies } from './strategies/registry.ts';
 
 export const DEFAULT_CEILINGS = [16_000, 8_000];
@@ -66,7 +67,7 @@ export async function runReplay(options: ReplayOptions = {}): Promise<ReplayRepo
     for (const session of sessions) {
       const counters = new Map<string, ReplayCounters>();
       for (const definition of definitions) {
-        const result = replaySession(session.messages, definition, ceiling);
+        const result = replaySession(session.messages, definition, { ceiling });
         if (result.errors > 0 && !totals.get(definition.name)!.firstError) log(`  ${definition.name} threw on ${session.file} ${result.firstError}`);
         counters.set(definition.name, result);
         totals.set(definition.name, addCounters(totals.get(definition.name)!, result));
@@ -91,7 +92,7 @@ export async function runReplay(options: ReplayOptions = {}): Promise<ReplayRepo
     kind: 'replay',
     corpus: repoRelative(corpus),
     files: sessions.map((session) => session.file),
-    priceModel: REPLAY_PRICE_MODEL,
+    priceModel: DEFAULT_PRICE_MODEL,
     strategies: definitions.map((definition) => definition.name),
     skipped,
     ceilings,

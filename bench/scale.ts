@@ -20,9 +20,9 @@ import { settledHeapBytes, settledHeapBytesHolding } from './scale/heap.ts';
 import { measureSessionHeap, type SessionHeapRow } from './scale/session-heap.ts';
 import { sessionOpening, syntheticTurn } from './scale/synthetic-session.ts';
 import { HUGE_STEP_SHAPES, hugeStep, type HugeStepShape } from './scale/huge-step.ts';
-import { createMessageTokenCounter, resetSharedTokenMemo } from './strategies/message-tokens.ts';
+import { createMessageTokenCounter, resetSharedTokenMemo } from '../src/baselines/message-tokens.ts';
 import { selectStrategies, type EngineSource } from './strategies/registry.ts';
-import type { BenchMessage, StrategyDefinition } from './strategies/types.ts';
+import type { BaselineMessage, StrategyDefinition } from '../src/baselines/types.ts';
 
 export const DEFAULT_TURNS = [100, 1_000, 5_000];
 export const DEFAULT_SCALE_STRATEGIES = ['warpfold', 'truncate'];
@@ -121,7 +121,7 @@ function driveSession(definition: StrategyDefinition, turns: number, ceiling: nu
   resetSharedTokenMemo();
   const harness = createMessageTokenCounter();
   const baselineHeap = settledHeapBytes();
-  const history: BenchMessage[] = sessionOpening();
+  const history: BaselineMessage[] = sessionOpening();
   const durations: number[] = [];
   let peakHeap = baselineHeap;
   let measured: number | undefined;
@@ -134,7 +134,7 @@ function driveSession(definition: StrategyDefinition, turns: number, ceiling: nu
     if (first.role === 'user') history.push(first);
     clock += 20_000;
     const started = performance.now();
-    let view: readonly BenchMessage[] = history;
+    let view: readonly BaselineMessage[] = history;
     try {
       view = strategy!.prepare(history, { measuredInputTokens: measured }).messages;
     } catch {

@@ -11,7 +11,7 @@ import { writeResults } from './cli/write-results.ts';
 import { repoRelative, RUN_OUTPUT } from './cli/paths.ts';
 import { OUTAGE_SCRIPT } from './scenario/outage-script.ts';
 import { replayScenario, type ScenarioRun } from './scenario/replay-scenario.ts';
-import type { Dialect } from './strategies/dialect.ts';
+import type { Dialect } from '../src/baselines/dialect.ts';
 import { ALL_STRATEGY_NAMES, selectStrategies, type EngineSource } from './strategies/registry.ts';
 
 export const DEFAULT_SCENARIO_CEILINGS = [16_000, 8_000];

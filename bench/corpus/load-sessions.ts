@@ -1,10 +1,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BenchMessage } from '../strategies/types.ts';
+import type { BaselineMessage } from '../../src/baselines/types.ts';
 
 export interface CorpusSession {
   readonly file: string;
-  readonly messages: readonly BenchMessage[];
+  readonly messages: readonly BaselineMessage[];
 }
 
 export interface LoadOptions {
@@ -20,7 +20,7 @@ export function loadSessions(directory: string, options: LoadOptions = {}): Corp
   if (options.only && options.only.length > 0) files = files.filter((file) => options.only!.some((part) => file.includes(part)));
   if (options.limit !== undefined) files = files.slice(0, options.limit);
   return files.map((file) => {
-    const parsed = JSON.parse(readFileSync(join(directory, file), 'utf8')) as { messages?: BenchMessage[] };
+    const parsed = JSON.parse(readFileSync(join(directory, file), 'utf8')) as { messages?: BaselineMessage[] };
     if (!Array.isArray(parsed.messages)) throw new Error(`${file}: no "messages" array`);
     return { file, messages: parsed.messages };
   });

@@ -1,7 +1,7 @@
 // OpenAI chat sessions of the corpus as the other two dialects a TypeScript agent sends, and the
 // views back as chat messages, so one scorer measures all three. Conversions are remembered per
 // chat message object: a host keeps its converted items, and the session sees the same objects.
-import type { BenchMessage } from '../strategies/types.ts';
+import type { BaselineMessage } from '../../src/baselines/types.ts';
 
 export type ConvertedDialect = 'openai-responses' | 'ai-sdk';
 
@@ -14,7 +14,7 @@ const textOf = (content: unknown): string => {
   return '';
 };
 
-const callsOf = (message: BenchMessage): ToolCall[] => (Array.isArray(message.tool_calls) ? (message.tool_calls as ToolCall[]) : []);
+const callsOf = (message: BaselineMessage): ToolCall[] => (Array.isArray(message.tool_calls) ? (message.tool_calls as ToolCall[]) : []);
 
 function parsedInput(raw: unknown): unknown {
   if (typeof raw !== 'string') return raw ?? {};
@@ -26,7 +26,7 @@ function parsedInput(raw: unknown): unknown {
 }
 
 /** One chat message as Responses items: an assistant turn is reasoning, message and call items. */
-function toResponsesItems(message: BenchMessage, index: number): Item[] {
+function toResponsesItems(message: BaselineMessage, index: number): Item[] {
   const text = textOf(message.content);
   if (message.role === 'tool') return [{ type: 'function_call_output', call_id: String(message.tool_call_id), output: text }];
   if (message.role !== 'assistant') return [{ type: 'message', role: message.role === 'developer' ? 'developer' : String(message.role), content: text }];
@@ -39,7 +39,7 @@ function toResponsesItems(message: BenchMessage, index: number): Item[] {
 }
 
 /** One chat message as an AI SDK message (tool results are grouped by the caller). */
-function toModelMessage(message: BenchMessage): Item {
+function toModelMessage(message: BaselineMessage): Item {
   const text = textOf(message.content);
   if (message.role !== 'assistant') return { role: message.role === 'developer' ? 'system' : String(message.role), content: text };
   const parts: Item[] = [];
@@ -51,17 +51,17 @@ function toModelMessage(message: BenchMessage): Item {
 
 /** Converts growing chat histories into one dialect, reusing the items of messages it has seen. */
 export class SessionConverter {
-  private readonly items = new WeakMap<BenchMessage, Item[]>();
+  private readonly items = new WeakMap<BaselineMessage, Item[]>();
   /** AI SDK tool messages by the first chat tool message of their group, with the group's length. */
-  private readonly toolGroups = new WeakMap<BenchMessage, { length: number; message: Item }>();
+  private readonly toolGroups = new WeakMap<BaselineMessage, { length: number; message: Item }>();
 
   constructor(readonly dialect: ConvertedDialect) {}
 
-  toDialect(history: readonly BenchMessage[]): Item[] {
+  toDialect(history: readonly BaselineMessage[]): Item[] {
     return this.dialect === 'openai-responses' ? this.toResponses(history) : this.toModelMessages(history);
   }
 
-  private toResponses(history: readonly BenchMessage[]): Item[] {
+  private toResponses(history: readonly BaselineMessage[]): Item[] {
     const out: Item[] = [];
     history.forEach((message, index) => {
       let items = this.items.get(message);
@@ -71,7 +71,7 @@ export class SessionConverter {
     return out;
   }
 
-  private toModelMessages(history: readonly BenchMessage[]): Item[] {
+  private toModelMessages(history: readonly BaselineMessage[]): Item[] {
     const out: Item[] = [];
     const names = new Map<string, string>();
     for (let index = 0; index < history.length; index++) {
@@ -102,19 +102,19 @@ export class SessionConverter {
   }
 
   /** A view in this dialect back as chat messages, for the scorer's rendering. */
-  toChat(view: readonly Item[]): BenchMessage[] {
+  toChat(view: readonly Item[]): BaselineMessage[] {
     return this.dialect === 'openai-responses' ? responsesToChat(view) : modelMessagesToChat(view);
   }
 }
 
-function responsesToChat(view: readonly Item[]): BenchMessage[] {
-  const out: BenchMessage[] = [];
+function responsesToChat(view: readonly Item[]): BaselineMessage[] {
+  const out: BaselineMessage[] = [];
   let step: { role: string; content: string | null; tool_calls?: unknown[]; reasoning_content?: string } | undefined;
   let reasoning: string | undefined;
   const open = () => {
     step = { role: 'assistant', content: null, ...(reasoning ? { reasoning_content: reasoning } : {}) };
     reasoning = undefined;
-    out.push(step as BenchMessage);
+    out.push(step as BaselineMessage);
     return step;
   };
   for (const item of view) {
@@ -142,8 +142,8 @@ function responsesToChat(view: readonly Item[]): BenchMessage[] {
   return out;
 }
 
-function modelMessagesToChat(view: readonly Item[]): BenchMessage[] {
-  const out: BenchMessage[] = [];
+function modelMessagesToChat(view: readonly Item[]): BaselineMessage[] {
+  const out: BaselineMessage[] = [];
   for (const message of view) {
     if (message.role === 'tool') {
       for (const part of message.content as Item[]) {

@@ -2,7 +2,7 @@
 // wire shapes: Anthropic Messages (cache_control breakpoint on the last block) and OpenAI Chat
 // Completions (automatic prefix caching).
 import type { ToolDefinition } from '../scenario/outage-script.ts';
-import type { BenchMessage } from '../strategies/types.ts';
+import type { BaselineMessage } from '../../src/baselines/types.ts';
 
 export type LiveProvider = 'anthropic' | 'openai';
 
@@ -25,7 +25,7 @@ export interface ProviderRequest {
 type Block = Record<string, unknown>;
 
 /** The same messages with an ephemeral cache breakpoint on the very last content block. */
-function withTrailingBreakpoint(messages: readonly BenchMessage[]): BenchMessage[] {
+function withTrailingBreakpoint(messages: readonly BaselineMessage[]): BaselineMessage[] {
   return messages.map((message, index) => {
     if (index !== messages.length - 1) return message;
     const blocks: Block[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...((message.content as Block[]) ?? [])];
@@ -35,7 +35,7 @@ function withTrailingBreakpoint(messages: readonly BenchMessage[]): BenchMessage
   });
 }
 
-export function buildRequest(provider: LiveProvider, input: { apiKey: string; model: string; system: string | null; tools: readonly ToolDefinition[]; messages: readonly BenchMessage[]; cacheKey: string }): ProviderRequest {
+export function buildRequest(provider: LiveProvider, input: { apiKey: string; model: string; system: string | null; tools: readonly ToolDefinition[]; messages: readonly BaselineMessage[]; cacheKey: string }): ProviderRequest {
   if (provider === 'anthropic') {
     return {
       path: '/v1/messages',

@@ -7,9 +7,9 @@
 // of LATENCY_REPLAYS replays.
 import { countTokens } from '../../src/tokens/index.ts';
 import type { CorpusSession } from '../corpus/load-sessions.ts';
-import { createMessageTokenCounter } from '../strategies/message-tokens.ts';
-import { CLOCK_STEP_MILLISECONDS } from '../metrics/session-replay.ts';
-import type { BenchMessage, StrategyDefinition } from '../strategies/types.ts';
+import { createMessageTokenCounter } from '../../src/baselines/message-tokens.ts';
+import { CLOCK_STEP_MILLISECONDS } from '../../src/baselines/session-replay.ts';
+import type { BaselineMessage, StrategyDefinition } from '../../src/baselines/types.ts';
 
 /**
  * Sessions replayed untimed before the measured pass: the first calls of a fresh process run
@@ -73,7 +73,7 @@ export function quantile(sorted: readonly number[], fraction: number): number {
 const rounded = (value: number, digits = 3): number => +value.toFixed(digits);
 
 /** Every prepare() call of one session, in call order, with the time its token counting took. */
-export function sessionCallTimes(messages: readonly BenchMessage[], definition: StrategyDefinition, ceiling: number): CallTime[] {
+export function sessionCallTimes(messages: readonly BaselineMessage[], definition: StrategyDefinition, ceiling: number): CallTime[] {
   let clock = 0;
   let counting = 0;
   const timedCount = (text: string): number => {

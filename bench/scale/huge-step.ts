@@ -1,12 +1,12 @@
 // One assistant message with N tool calls answered by N results: the shape that made pairing and
 // step reading quadratic (issue 14, finding 4). Shared by the scale bench and its regression test.
-import type { BenchMessage } from '../strategies/types.ts';
+import type { BaselineMessage } from '../../src/baselines/types.ts';
 
 export type HugeStepShape = 'openai-in-order' | 'openai-reversed' | 'anthropic-reversed' | 'gemini-by-name' | 'gemini-by-name-reversed';
 export const HUGE_STEP_SHAPES: readonly HugeStepShape[] = ['openai-in-order', 'openai-reversed', 'anthropic-reversed', 'gemini-by-name', 'gemini-by-name-reversed'];
 
 /** The history: an instruction, one message with `calls` calls, then their results in the shape's order. */
-export function hugeStep(shape: HugeStepShape, calls: number): BenchMessage[] {
+export function hugeStep(shape: HugeStepShape, calls: number): BaselineMessage[] {
   const order = Array.from({ length: calls }, (_, n) => n);
   const answers = shape.endsWith('reversed') ? [...order].reverse() : order;
   const command = (n: number) => ({ command: `grep -n thing_${n} src/app.py` });

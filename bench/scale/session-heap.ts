@@ -3,9 +3,9 @@
 // messages, then the settled heap with the strategy alive less the settled heap without it. The
 // history stays alive through both readings, so only what the strategy itself holds is counted.
 import { countTokens } from '../../src/tokens/index.ts';
-import { createMessageTokenCounter, resetSharedTokenMemo } from '../strategies/message-tokens.ts';
-import { CLOCK_STEP_MILLISECONDS } from '../metrics/session-replay.ts';
-import type { BenchMessage, Strategy, StrategyDefinition } from '../strategies/types.ts';
+import { createMessageTokenCounter, resetSharedTokenMemo } from '../../src/baselines/message-tokens.ts';
+import { CLOCK_STEP_MILLISECONDS } from '../../src/baselines/session-replay.ts';
+import type { BaselineMessage, Strategy, StrategyDefinition } from '../../src/baselines/types.ts';
 import { settledHeapBytes, settledHeapBytesHolding } from './heap.ts';
 import { sessionOpening, syntheticTurn } from './synthetic-session.ts';
 
@@ -18,7 +18,7 @@ export interface SessionHeapRow {
 }
 
 /** Drives one instance through `messages` messages and returns what it retains. */
-function drive(definition: StrategyDefinition, messages: number, ceiling: number, history: BenchMessage[]): { strategy: Strategy; calls: number } {
+function drive(definition: StrategyDefinition, messages: number, ceiling: number, history: BaselineMessage[]): { strategy: Strategy; calls: number } {
   let clock = 0;
   const strategy = definition.create({ ceiling, countTokens, now: () => clock });
   const harness = createMessageTokenCounter();
@@ -40,7 +40,7 @@ function drive(definition: StrategyDefinition, messages: number, ceiling: number
 
 export function measureSessionHeap(definition: StrategyDefinition, messages: number, ceiling: number): SessionHeapRow {
   resetSharedTokenMemo();
-  const history: BenchMessage[] = sessionOpening();
+  const history: BaselineMessage[] = sessionOpening();
   let driven: { strategy: Strategy; calls: number } | null = drive(definition, messages, ceiling, history);
   const calls = driven.calls;
   const withStrategy = settledHeapBytesHolding(driven);

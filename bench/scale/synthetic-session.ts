@@ -1,11 +1,11 @@
 // A long synthetic agent session, generated turn by turn: one tool call and its result per
 // turn, mostly small results and one in ten large, an operator message every 40 turns.
 import { noiseSource } from '../scenario/seeded-random.ts';
-import type { BenchMessage } from '../strategies/types.ts';
+import type { BaselineMessage } from '../../src/baselines/types.ts';
 
 const TOOLS = ['bash', 'read_file', 'grep', 'edit_file', 'run_tests'];
 
-export function sessionOpening(): BenchMessage[] {
+export function sessionOpening(): BaselineMessage[] {
   return [
     { role: 'system', content: 'You are a coding agent. Use the tools to inspect and change the repository; keep going until the task is done.' },
     { role: 'user', content: 'Migrate the billing service from the legacy ORM to the query builder, keeping every test green.' },
@@ -13,9 +13,9 @@ export function sessionOpening(): BenchMessage[] {
 }
 
 /** The messages of turn `turn` (0-based): maybe an operator message, then the call and its result. */
-export function syntheticTurn(turn: number, seed = 7): BenchMessage[] {
+export function syntheticTurn(turn: number, seed = 7): BaselineMessage[] {
   const noise = noiseSource(seed * 100_003 + turn);
-  const messages: BenchMessage[] = [];
+  const messages: BaselineMessage[] = [];
   if (turn > 0 && turn % 40 === 0) messages.push({ role: 'user', content: `Status check at turn ${turn}: keep the public API of billing/invoice.ts unchanged.` });
   const tool = TOOLS[turn % TOOLS.length];
   const path = `src/billing/${noise.pick(['invoice', 'ledger', 'tax', 'refund', 'export'])}_${noise.hex(4)}.ts`;

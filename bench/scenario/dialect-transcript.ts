@@ -1,20 +1,20 @@
 // One canonical script, three provider dialects. Tool definitions and (for Anthropic and
 // Gemini) the system prompt travel outside the message list, as the providers take them.
-import type { BenchMessage } from '../strategies/types.ts';
-import type { Dialect } from '../strategies/dialect.ts';
+import type { BaselineMessage } from '../../src/baselines/types.ts';
+import type { Dialect } from '../../src/baselines/dialect.ts';
 import type { OutageScript } from './outage-script.ts';
 
 export interface Transcript {
   readonly dialect: Dialect;
   /** System prompt sent beside the messages (Anthropic `system`, Gemini `systemInstruction`); null when it is a message. */
   readonly system: string | null;
-  readonly messages: readonly BenchMessage[];
+  readonly messages: readonly BaselineMessage[];
 }
 
 const callId = (dialect: Dialect, step: number): string => (dialect === 'anthropic' ? `toolu_${String(step).padStart(2, '0')}` : `call_${String(step).padStart(2, '0')}`);
 
 function openaiTranscript(script: OutageScript): Transcript {
-  const messages: BenchMessage[] = [{ role: 'system', content: script.system }, { role: 'user', content: script.task }];
+  const messages: BaselineMessage[] = [{ role: 'system', content: script.system }, { role: 'user', content: script.task }];
   script.steps.forEach((step, index) => {
     if (step.operator) messages.push({ role: 'user', content: step.operator });
     const id = callId('openai', index + 1);
@@ -29,7 +29,7 @@ function openaiTranscript(script: OutageScript): Transcript {
 }
 
 function anthropicTranscript(script: OutageScript): Transcript {
-  const messages: BenchMessage[] = [{ role: 'user', content: script.task }];
+  const messages: BaselineMessage[] = [{ role: 'user', content: script.task }];
   script.steps.forEach((step, index) => {
     // An operator message joins the user turn that carries the previous tool result, after it.
     if (step.operator) {
@@ -45,7 +45,7 @@ function anthropicTranscript(script: OutageScript): Transcript {
 }
 
 function geminiTranscript(script: OutageScript): Transcript {
-  const messages: BenchMessage[] = [{ role: 'user', parts: [{ text: script.task }] }];
+  const messages: BaselineMessage[] = [{ role: 'user', parts: [{ text: script.task }] }];
   script.steps.forEach((step) => {
     if (step.operator) {
       const last = messages[messages.length - 1];
@@ -65,6 +65,6 @@ export function transcriptFor(script: OutageScript, dialect: Dialect): Transcrip
 }
 
 /** Index of the message each model call produces (the agent's messages), in order. */
-export function callPositions(messages: readonly BenchMessage[]): number[] {
+export function callPositions(messages: readonly BaselineMessage[]): number[] {
   return messages.flatMap((message, index) => (message.role === 'assistant' || message.role === 'model' ? [index] : []));
 }

@@ -3,10 +3,10 @@
 // minimum and the cache has not expired), the rest written to the cache at the write premium,
 // tool definitions and a separate system prompt included in what is billed.
 import { callCost, countTokens, leadingIdenticalTokens, resolveModelPrice } from '../../src/tokens/index.ts';
-import { renderedMessage, textTokens } from '../strategies/message-tokens.ts';
-import { timedPrepare } from '../strategies/timed-prepare.ts';
-import type { Dialect } from '../strategies/dialect.ts';
-import type { BenchMessage, StrategyDefinition } from '../strategies/types.ts';
+import { renderedMessage, textTokens } from '../../src/baselines/message-tokens.ts';
+import { timedPrepare } from '../../src/baselines/timed-prepare.ts';
+import type { Dialect } from '../../src/baselines/dialect.ts';
+import type { BaselineMessage, StrategyDefinition } from '../../src/baselines/types.ts';
 import { callPositions, transcriptFor } from './dialect-transcript.ts';
 import type { OutageScript } from './outage-script.ts';
 
@@ -82,7 +82,7 @@ export function replayScenario(script: OutageScript, definition: StrategyDefinit
     totals.prepareMilliseconds += milliseconds;
 
     const cacheWarm = clock - previousCallAt <= price.cacheLifetimeSeconds;
-    const bill = (messages: readonly BenchMessage[], outputTokens = 0) => {
+    const bill = (messages: readonly BaselineMessage[], outputTokens = 0) => {
       const parts = [...fixedParts, ...messages.map(renderedMessage)];
       const sizes = parts.map(textTokens);
       const total = sizes.reduce((sum, size) => sum + size, 0);

@@ -1,21 +1,5 @@
-import { clearStrategy } from './clear.ts';
-import { maskStrategy } from './mask.ts';
-import { rawStrategy } from './raw.ts';
-import { sawtoothLinesStrategy, sawtoothStrategy } from './sawtooth.ts';
-import { summarizeStandInStrategy } from './summarize-stand-in.ts';
-import { truncateStrategy } from './truncate.ts';
-import type { StrategyDefinition } from './types.ts';
+import { BASELINE_STRATEGIES, type StrategyDefinition } from '../../src/baselines/index.ts';
 import { loadWarpfold } from './warpfold.ts';
-
-export const BASELINE_STRATEGIES: readonly StrategyDefinition[] = [
-  rawStrategy,
-  truncateStrategy,
-  maskStrategy,
-  clearStrategy,
-  sawtoothStrategy,
-  sawtoothLinesStrategy,
-  summarizeStandInStrategy,
-];
 
 export const ALL_STRATEGY_NAMES: readonly string[] = [...BASELINE_STRATEGIES.map((strategy) => strategy.name), 'warpfold'];
 

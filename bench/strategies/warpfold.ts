@@ -1,18 +1,7 @@
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { BenchMessage, PrepareOptions, StrategyDefinition } from './types.ts';
-
-/** The engine's surface this benchmark relies on (see BENCHMARK.md). */
-interface FoldSessionLike {
-  prepare(history: readonly BenchMessage[], options: PrepareOptions): { readonly messages: readonly BenchMessage[] };
-}
-type FoldSessionConstructor = new (options: {
-  pressureCeiling: number;
-  countTokens?: (text: string) => number;
-  now?: () => number;
-  [option: string]: unknown;
-}) => FoldSessionLike;
+import { foldSessionStrategy, type FoldSessionConstructor, type StrategyDefinition } from '../../src/baselines/index.ts';
 
 export const DEFAULT_ENGINE_PATH = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
 
@@ -32,15 +21,5 @@ export async function loadWarpfold(enginePath = DEFAULT_ENGINE_PATH, engineOptio
     return { missing: `engine at ${shown} failed to load: ${(error as Error).message}` };
   }
   if (typeof module.FoldSession !== 'function') return { missing: `${shown} has no FoldSession export` };
-  const FoldSession = module.FoldSession as FoldSessionConstructor;
-  return {
-    definition: {
-      name: 'warpfold',
-      description: 'FoldSession from this project, driven as the reference scorer drives it',
-      create: ({ ceiling, countTokens, now }) => {
-        const session = new FoldSession({ pressureCeiling: ceiling, now, countTokens, ...engineOptions });
-        return { prepare: (history, options) => ({ messages: session.prepare(history, options).messages }) };
-      },
-    },
-  };
+  return { definition: foldSessionStrategy(module.FoldSession as FoldSessionConstructor, engineOptions) };
 }

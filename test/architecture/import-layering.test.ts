@@ -20,7 +20,7 @@ const SRC = join(ROOT, 'src');
 const LAYERS: readonly (readonly string[])[] = [
   ['index.ts'],
   ['node'],
-  ['ai-sdk', 'openai-responses', 'providers', 'storage'],
+  ['ai-sdk', 'openai-responses', 'providers', 'storage', 'baselines'],
   ['session', 'episodes', 'transcripts'],
   ['freeze', 'rebirth'],
   ['recall'],

@@ -3,9 +3,9 @@
 // test/fixtures/scorer-reference (see scorer-reference.ts).
 import { describe, expect, it } from 'vitest';
 import { countTokens, renderMessage } from '../../src/tokens/index.ts';
-import { identifierContexts, identifiers, messageShingles } from '../../bench/metrics/identifiers.ts';
-import { BASELINE_STRATEGIES } from '../../bench/strategies/registry.ts';
-import type { BenchMessage } from '../../bench/strategies/types.ts';
+import { identifierContexts, identifiers, messageShingles } from '../../src/baselines/identifiers.ts';
+import { BASELINE_STRATEGIES } from '../../src/baselines/index.ts';
+import type { BaselineMessage } from '../../src/baselines/types.ts';
 import { readFixture } from '../helpers/fixtures.ts';
 import { BASELINES, callIndices, digest, PARITY_CEILINGS, readingDigests, readScorerReference, RECORD_COMMAND, VIEW_SESSIONS } from './scorer-reference.ts';
 
@@ -13,7 +13,7 @@ describe('baselines against the reference scorer', () => {
   const reference = readScorerReference();
 
   it.each(VIEW_SESSIONS)('produce the same view on every call of %s', (file) => {
-    const messages = readFixture<BenchMessage>(file).messages;
+    const messages = readFixture<BaselineMessage>(file).messages;
     const calls = callIndices(messages);
     for (const ceiling of PARITY_CEILINGS) {
       for (const name of BASELINES) {
@@ -29,7 +29,7 @@ describe('baselines against the reference scorer', () => {
   });
 
   it.each(VIEW_SESSIONS)('find the same identifiers, contexts and shingles in %s', (file) => {
-    const messages = readFixture<BenchMessage>(file).messages;
+    const messages = readFixture<BaselineMessage>(file).messages;
     const recorded = reference.readings.sessions[file].reuse;
     expect(recorded).toHaveLength(messages.length);
     messages.forEach((message, index) => {

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/tokens/index.ts';
 import { transcriptFor } from '../../bench/scenario/dialect-transcript.ts';
 import { OUTAGE_SCRIPT } from '../../bench/scenario/outage-script.ts';
-import { BASELINE_STRATEGIES } from '../../bench/strategies/registry.ts';
-import { viewTokens } from '../../bench/strategies/message-tokens.ts';
-import type { BenchMessage } from '../../bench/strategies/types.ts';
+import { BASELINE_STRATEGIES } from '../../src/baselines/index.ts';
+import { viewTokens } from '../../src/baselines/message-tokens.ts';
+import type { BaselineMessage } from '../../src/baselines/types.ts';
 
 const BOUNDED = BASELINE_STRATEGIES.filter((strategy) => strategy.name !== 'raw');
 
@@ -13,7 +13,7 @@ const BOUNDED = BASELINE_STRATEGIES.filter((strategy) => strategy.name !== 'raw'
 const sessionArbitrary = fc
   .array(fc.record({ thought: fc.lorem({ maxCount: 12 }), result: fc.lorem({ maxCount: 900 }), operator: fc.option(fc.lorem({ maxCount: 20 }), { freq: 5 }) }), { minLength: 1, maxLength: 40 })
   .map((turns) => {
-    const messages: BenchMessage[] = [{ role: 'system', content: 'You are an agent.' }, { role: 'user', content: 'Fix the bug in src/app.ts.' }];
+    const messages: BaselineMessage[] = [{ role: 'system', content: 'You are an agent.' }, { role: 'user', content: 'Fix the bug in src/app.ts.' }];
     turns.forEach((turn, index) => {
       if (turn.operator) messages.push({ role: 'user', content: turn.operator });
       messages.push({ role: 'assistant', content: turn.thought, tool_calls: [{ id: `c${index}`, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: `cat file_${index}.txt` }) } }] });

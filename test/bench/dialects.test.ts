@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLED_SESSIONS, dialectMarkdown, DIALECT_NAMES, runDialects, type DialectReport } from '../../bench/dialects.ts';
 import { SessionConverter } from '../../bench/dialects/convert-session.ts';
 import { loadSessions } from '../../bench/corpus/load-sessions.ts';
-import { renderedMessage } from '../../bench/strategies/message-tokens.ts';
+import { renderedMessage } from '../../src/baselines/message-tokens.ts';
 import { detectDialect } from '../../src/messages/index.ts';
 
 const sessions = loadSessions(BUNDLED_SESSIONS);

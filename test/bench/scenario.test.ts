@@ -3,8 +3,8 @@ import { renderMessage } from '../../src/tokens/index.ts';
 import { callPositions, transcriptFor } from '../../bench/scenario/dialect-transcript.ts';
 import { OUTAGE_SCRIPT } from '../../bench/scenario/outage-script.ts';
 import { replayScenario } from '../../bench/scenario/replay-scenario.ts';
-import { rawStrategy } from '../../bench/strategies/raw.ts';
-import { truncateStrategy } from '../../bench/strategies/truncate.ts';
+import { rawStrategy } from '../../src/baselines/raw.ts';
+import { truncateStrategy } from '../../src/baselines/truncate.ts';
 
 const DIALECTS = ['openai', 'anthropic', 'gemini'] as const;
 

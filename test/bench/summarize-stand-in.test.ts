@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/tokens/index.ts';
 import { callPositions, transcriptFor } from '../../bench/scenario/dialect-transcript.ts';
 import { OUTAGE_SCRIPT } from '../../bench/scenario/outage-script.ts';
-import { summarizeStandInStrategy } from '../../bench/strategies/summarize-stand-in.ts';
-import type { BenchMessage } from '../../bench/strategies/types.ts';
+import { summarizeStandInStrategy } from '../../src/baselines/summarize-stand-in.ts';
+import type { BaselineMessage } from '../../src/baselines/types.ts';
 
 describe('summarization stand-in', () => {
   it('reports one extra model call per summary, sent the previous prompt as its prefix', () => {
     const { messages } = transcriptFor(OUTAGE_SCRIPT, 'openai');
     const strategy = summarizeStandInStrategy.create({ ceiling: 8_000, countTokens, now: () => 0 });
-    let previous: readonly BenchMessage[] = [];
+    let previous: readonly BaselineMessage[] = [];
     let summaries = 0;
     for (const position of callPositions(messages)) {
       const prepared = strategy.prepare(messages.slice(0, position), {});

@@ -6,13 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { replaySession } from '../../bench/metrics/session-replay.ts';
-import { clearStrategy } from '../../bench/strategies/clear.ts';
-import { maskStrategy } from '../../bench/strategies/mask.ts';
-import { rawStrategy } from '../../bench/strategies/raw.ts';
-import { truncateStrategy } from '../../bench/strategies/truncate.ts';
-import type { BenchMessage, StrategyDefinition } from '../../bench/strategies/types.ts';
-import { loadWarpfold } from '../../bench/strategies/warpfold.ts';
+import { replaySession } from '../../src/baselines/session-replay.ts';
+import { clearStrategy } from '../../src/baselines/clear.ts';
+import { maskStrategy } from '../../src/baselines/mask.ts';
+import { rawStrategy } from '../../src/baselines/raw.ts';
+import { truncateStrategy } from '../../src/baselines/truncate.ts';
+import type { BaselineMessage, StrategyDefinition } from '../../src/baselines/types.ts';
+import { warpfoldStrategy } from '../../src/baselines/fold-session-strategy.ts';
 import { DEFAULT_SETTINGS, type StrategyName } from '../../demo/src/fold/protocol.ts';
 import { replayHistory } from '../../demo/src/fold/replay.ts';
 import type { ProviderMessage } from '../../src/index.ts';
@@ -22,12 +22,10 @@ const messages = (JSON.parse(readFileSync(SAMPLE, 'utf8')) as { messages: Provid
 
 describe('the inspector replay of the bundled sample', async () => {
   const replay = await replayHistory(messages, DEFAULT_SETTINGS);
-  const warpfold = await loadWarpfold();
-  if (!('definition' in warpfold)) throw new Error(warpfold.missing);
-  const definitions: Record<StrategyName, StrategyDefinition> = { warpfold: warpfold.definition, raw: rawStrategy, truncate: truncateStrategy, mask: maskStrategy, clear: clearStrategy };
+  const definitions: Record<StrategyName, StrategyDefinition> = { warpfold: warpfoldStrategy(), raw: rawStrategy, truncate: truncateStrategy, mask: maskStrategy, clear: clearStrategy };
 
   it.each(Object.keys(definitions) as StrategyName[])('%s: totals equal the benchmark replay at the same ceiling', (name) => {
-    const bench = replaySession(messages as BenchMessage[], definitions[name], DEFAULT_SETTINGS.ceiling);
+    const bench = replaySession(messages as BaselineMessage[], definitions[name], { ceiling: DEFAULT_SETTINGS.ceiling });
     const series = replay!.strategies.find((entry) => entry.name === name)!;
     const calls = series.tokens.length;
     expect(calls).toBe(bench.calls);

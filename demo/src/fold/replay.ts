@@ -6,13 +6,7 @@
  */
 import { FoldSession, type FoldOutcome, type ProviderMessage } from '../../../src/index.ts';
 import { callCost, countTokens, leadingIdenticalTokens, resolveModelPrice } from '../../../src/tokens/index.ts';
-import { clearStrategy } from '../../../bench/strategies/clear.ts';
-import { maskStrategy } from '../../../bench/strategies/mask.ts';
-import { renderedMessage, resetSharedTokenMemo, textTokens } from '../../../bench/strategies/message-tokens.ts';
-import { rawStrategy } from '../../../bench/strategies/raw.ts';
-import { truncateStrategy } from '../../../bench/strategies/truncate.ts';
-import type { BenchMessage, Strategy } from '../../../bench/strategies/types.ts';
-import { identifiers } from '../../../bench/metrics/identifiers.ts';
+import { clearStrategy, identifiers, maskStrategy, rawStrategy, renderedMessage, resetSharedTokenMemo, textTokens, truncateStrategy, type BaselineMessage, type Strategy } from '../../../src/baselines/index.ts';
 import type { CallSummary, FoldSettings, StrategyName, StrategySeries } from './protocol.ts';
 
 /** The benchmark's convention: a model call happens before each assistant message after the first message. */
@@ -91,14 +85,14 @@ export async function replayHistory(history: readonly ProviderMessage[], setting
   // what the provider counted for the previous prompt, handed back as the benchmark does
   let measured: number | undefined;
   for (const [callIndex, point] of points.entries()) {
-    for (; seenUpTo < point; seenUpTo++) for (const identifier of identifiers(renderedMessage(history[seenUpTo] as BenchMessage))) lastSeen.set(identifier, seenUpTo);
+    for (; seenUpTo < point; seenUpTo++) for (const identifier of identifiers(renderedMessage(history[seenUpTo] as BaselineMessage))) lastSeen.set(identifier, seenUpTo);
     const slice = history.slice(0, point);
     // identifiers the next assistant message uses that were last seen far enough back: the scorer's needles
-    const needles = [...identifiers(renderedMessage(history[point] as BenchMessage))].filter((identifier) => {
+    const needles = [...identifiers(renderedMessage(history[point] as BaselineMessage))].filter((identifier) => {
       const last = lastSeen.get(identifier);
       return last !== undefined && last < point - NEAR_MESSAGES && last >= NEAR_MESSAGES;
     });
-    const measure = (name: StrategyName, view: readonly BenchMessage[]) => {
+    const measure = (name: StrategyName, view: readonly BaselineMessage[]) => {
       const state = states.get(name) as SeriesState;
       const parts = view.map(renderedMessage);
       const sizes = parts.map(textTokens);
@@ -124,11 +118,11 @@ export async function replayHistory(history: readonly ProviderMessage[], setting
     session.advance(settings.secondsBetweenCalls * 1000);
     const outcome = folder ? await folder(slice, measured, session.clock()) : session.prepare(slice, measured === undefined ? {} : { measuredInputTokens: measured });
     outcomes.push(outcome);
-    const folded = measure('warpfold', outcome.messages as BenchMessage[]);
+    const folded = measure('warpfold', outcome.messages as BaselineMessage[]);
     measured = folded.total;
-    for (const [name, strategy] of baselines) measure(name, strategy.prepare(slice as BenchMessage[], {}).messages);
+    for (const [name, strategy] of baselines) measure(name, strategy.prepare(slice as BaselineMessage[], {}).messages);
     let rawTokens = 0;
-    for (const message of slice) rawTokens += textTokens(renderedMessage(message as BenchMessage));
+    for (const message of slice) rawTokens += textTokens(renderedMessage(message as BaselineMessage));
     calls.push({
       call: callIndex + 1,
       historyLength: point,

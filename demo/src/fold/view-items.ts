@@ -1,8 +1,7 @@
 /** Describes a view against the raw history: which items are raw messages, which are bands (and which receipt wrote them). */
 import { FOLD_ACKNOWLEDGEMENT, type FoldOutcome, type FoldReceipt, type ProviderMessage } from '../../../src/index.ts';
 import { contentText } from '../../../src/tokens/index.ts';
-import { renderedMessage, textTokens } from '../../../bench/strategies/message-tokens.ts';
-import type { BenchMessage } from '../../../bench/strategies/types.ts';
+import { renderedMessage, textTokens, type BaselineMessage } from '../../../src/baselines/index.ts';
 import type { ViewItem } from './protocol.ts';
 
 function syntheticText(message: ProviderMessage): string {
@@ -33,7 +32,7 @@ function digest(text: string): string {
 
 export function describeView(outcome: FoldOutcome, positions: ReadonlyMap<ProviderMessage, number>, receipts: ReceiptIndex): ViewItem[] {
   return outcome.messages.map((message): ViewItem => {
-    const tokens = textTokens(renderedMessage(message as BenchMessage));
+    const tokens = textTokens(renderedMessage(message as BaselineMessage));
     const index = positions.get(message);
     if (index !== undefined) return { kind: 'raw', index, tokens };
     const text = syntheticText(message);

@@ -1,6 +1,6 @@
 // The few shape facts the baselines need, for all three dialects: which messages carry tool
 // results, how to blank a result, and how to write a synthetic user message.
-import type { BenchMessage } from './types.ts';
+import type { BaselineMessage } from './types.ts';
 
 export type Dialect = 'openai' | 'anthropic' | 'gemini';
 
@@ -8,7 +8,7 @@ type Block = Record<string, unknown>;
 
 const blocksOf = (value: unknown): Block[] => (Array.isArray(value) ? (value as Block[]) : []);
 
-export function detectDialect(history: readonly BenchMessage[]): Dialect {
+export function detectDialect(history: readonly BaselineMessage[]): Dialect {
   for (const message of history) {
     if (Array.isArray(message.parts) || message.role === 'model') return 'gemini';
     if (blocksOf(message.content).some((block) => block?.type === 'tool_use' || block?.type === 'tool_result')) return 'anthropic';
@@ -17,14 +17,14 @@ export function detectDialect(history: readonly BenchMessage[]): Dialect {
 }
 
 /** An OpenAI `tool` message, an Anthropic user message with tool_result blocks, or Gemini functionResponse parts. */
-export function isToolResultMessage(message: BenchMessage): boolean {
+export function isToolResultMessage(message: BaselineMessage): boolean {
   if (message.role === 'tool') return true;
   if (blocksOf(message.content).some((block) => block?.type === 'tool_result')) return true;
   return blocksOf(message.parts).some((part) => part?.functionResponse !== undefined);
 }
 
 /** The message with every tool result's payload replaced by `placeholder`; ids and names kept, so pairing stays valid. */
-export function replaceToolResults(message: BenchMessage, placeholder: string): BenchMessage {
+export function replaceToolResults(message: BaselineMessage, placeholder: string): BaselineMessage {
   if (message.role === 'tool') return { ...message, content: placeholder };
   if (Array.isArray(message.content)) {
     return { ...message, content: blocksOf(message.content).map((block) => (block?.type === 'tool_result' ? { ...block, content: placeholder } : block)) };
@@ -41,18 +41,18 @@ export function replaceToolResults(message: BenchMessage, placeholder: string): 
   return message;
 }
 
-export function userMessage(text: string, dialect: Dialect): BenchMessage {
+export function userMessage(text: string, dialect: Dialect): BaselineMessage {
   if (dialect === 'gemini') return { role: 'user', parts: [{ text }] };
   return { role: 'user', content: text };
 }
 
 /** Leading system/user messages among the first two: the system prompt and the task, as the scorer's truncation keeps them. */
-export function headMessages(history: readonly BenchMessage[]): BenchMessage[] {
+export function headMessages(history: readonly BaselineMessage[]): BaselineMessage[] {
   return history.filter((message, index) => index < 2 && (message.role === 'system' || message.role === 'user'));
 }
 
 /** First index at or after `start` that is not a tool result, so a tail never opens with an orphan result. */
-export function validTailStart(messages: readonly BenchMessage[], start: number): number {
+export function validTailStart(messages: readonly BaselineMessage[], start: number): number {
   let index = start;
   while (index < messages.length && isToolResultMessage(messages[index])) index++;
   return index;

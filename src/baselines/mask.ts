@@ -1,13 +1,13 @@
 import { isToolResultMessage, replaceToolResults } from './dialect.ts';
 import { viewTokens } from './message-tokens.ts';
 import { truncateView } from './truncate.ts';
-import type { BenchMessage, StrategyDefinition } from './types.ts';
+import type { BaselineMessage, StrategyDefinition } from './types.ts';
 
 const KEEP_RESULTS = 10;
 const PLACEHOLDER = '[Old tool output omitted for brevity]';
 
 /** Observation masking: all but the newest 10 tool results become a placeholder; truncated if still over. */
-export function maskView(history: readonly BenchMessage[], ceiling: number): BenchMessage[] {
+export function maskView(history: readonly BaselineMessage[], ceiling: number): BaselineMessage[] {
   const resultIndexes = history.flatMap((message, index) => (isToolResultMessage(message) ? [index] : []));
   const masked = new Set(resultIndexes.slice(0, Math.max(0, resultIndexes.length - KEEP_RESULTS)));
   const view = history.map((message, index) => (masked.has(index) ? replaceToolResults(message, PLACEHOLDER) : message));

@@ -1,17 +1,27 @@
 // The reference scorer's replay of one session through one strategy, with its metrics exactly
 // (../shared/bench/score.mjs, function `replay`), plus the extra model calls a summarizer makes.
-import { callCost, leadingIdenticalTokens, resolveModelPrice, countTokens } from '../../src/tokens/index.ts';
-import { renderedMessage, textTokens } from '../strategies/message-tokens.ts';
-import { timedPrepare } from '../strategies/timed-prepare.ts';
-import type { BenchMessage, StrategyDefinition } from '../strategies/types.ts';
+import { callCost, countTokens, DEFAULT_PRICE_MODEL, leadingIdenticalTokens, resolveModelPrice, type ModelPrice } from '../tokens/index.ts';
+import { renderedMessage, textTokens } from './message-tokens.ts';
+import { timedPrepare } from './timed-prepare.ts';
+import type { BaselineMessage, StrategyDefinition } from './types.ts';
 import { identifierContexts, identifiers, messageShingles } from './identifiers.ts';
 
 /** A needle is far when last seen more than this many messages before it is used. */
 const FAR_MESSAGES = 20;
 /** The scorer's clock: 20 s between calls. */
 export const CLOCK_STEP_MILLISECONDS = 20_000;
-/** Sonnet-class, 5-minute cache, 1,024-token minimum: the scorer's price model. */
-export const REPLAY_PRICE_MODEL = 'sonnet-class';
+
+export interface ReplayOptions {
+  /** Prompt budget in tokens, handed to the strategy. */
+  readonly ceiling: number;
+  /** A model id of the price table (`warpfold/tokens`) or a price entry; the scorer's "sonnet-class" by default. */
+  readonly price?: string | ModelPrice;
+  /**
+   * Clock advance between model calls, milliseconds (the scorer's 20 s by default). When it outlives
+   * the price's cache lifetime, no call reads the cache.
+   */
+  readonly millisecondsBetweenCalls?: number;
+}
 
 export interface ReplayCounters {
   calls: number;
@@ -46,9 +56,21 @@ export function emptyCounters(): ReplayCounters {
   };
 }
 
-export function replaySession(messages: readonly BenchMessage[], definition: StrategyDefinition, ceiling: number): ReplayCounters {
+/**
+ * Replays `messages` through one strategy as the reference scorer does: one call before every
+ * assistant message, the previous prompt's size passed as `measuredInputTokens`, and every figure
+ * of the scorer counted over the calls (cost, cache, size, over-ceiling calls, retention at need,
+ * in-context, reuse and their far variants).
+ */
+export function replaySession(messages: readonly BaselineMessage[], definition: StrategyDefinition, options: ReplayOptions): ReplayCounters {
+  const { ceiling } = options;
+  const price = resolveModelPrice(options.price ?? DEFAULT_PRICE_MODEL);
+  const step = options.millisecondsBetweenCalls ?? CLOCK_STEP_MILLISECONDS;
+  const cacheAlive = step <= price.cacheLifetimeSeconds * 1000;
   const counters = emptyCounters();
-  const writePerToken = (resolveModelPrice(REPLAY_PRICE_MODEL).inputPerMillion * resolveModelPrice(REPLAY_PRICE_MODEL).cacheWriteMultiplier) / 1e6;
+  const writePerToken = (price.inputPerMillion * price.cacheWriteMultiplier) / 1e6;
+  const costOf = (parts: readonly string[], sizes: readonly number[], total: number, previous: readonly string[], outputTokens?: number) =>
+    callCost({ totalTokens: total, cachedPrefixTokens: cacheAlive ? leadingIdenticalTokens(previous, parts, sizes) : 0, model: price, writeBelowMinimum: true, outputTokens });
   let clock = 0;
   const strategy = definition.create({ ceiling, countTokens, now: () => clock });
   let previousParts: string[] = [];
@@ -62,7 +84,7 @@ export function replaySession(messages: readonly BenchMessage[], definition: Str
     const message = messages[index];
     if (message.role === 'assistant' && index > 0) {
       const history = messages.slice(0, index);
-      clock += CLOCK_STEP_MILLISECONDS;
+      clock += step;
       const { prepared, milliseconds, error } = timedPrepare(strategy, history, { measuredInputTokens: measured });
       if (error) {
         counters.errors++;
@@ -73,13 +95,13 @@ export function replaySession(messages: readonly BenchMessage[], definition: Str
       const parts = prepared.messages.map(renderedMessage);
       const sizes = parts.map(textTokens);
       const total = sizes.reduce((sum, size) => sum + size, 0);
-      const cost = callCost({ totalTokens: total, cachedPrefixTokens: leadingIdenticalTokens(previousParts, parts, sizes), model: REPLAY_PRICE_MODEL, writeBelowMinimum: true });
+      const cost = costOf(parts, sizes, total, previousParts);
       for (const extra of prepared.extraCalls ?? []) {
         const extraParts = extra.messages.map(renderedMessage);
         const extraSizes = extraParts.map(textTokens);
         const extraTotal = extraSizes.reduce((sum, size) => sum + size, 0);
         counters.extraCalls++;
-        counters.extraCost += callCost({ totalTokens: extraTotal, cachedPrefixTokens: leadingIdenticalTokens(previousParts, extraParts, extraSizes), model: REPLAY_PRICE_MODEL, writeBelowMinimum: true, outputTokens: extra.outputTokens }).totalCost;
+        counters.extraCost += costOf(extraParts, extraSizes, extraTotal, previousParts, extra.outputTokens).totalCost;
       }
       counters.calls++;
       counters.tokens += total;

@@ -1,7 +1,7 @@
 import { isToolResultMessage, replaceToolResults } from './dialect.ts';
 import { viewTokens } from './message-tokens.ts';
 import { truncateView } from './truncate.ts';
-import type { BenchMessage, StrategyDefinition } from './types.ts';
+import type { BaselineMessage, StrategyDefinition } from './types.ts';
 
 const KEEP_RESULTS = 3;
 const TRIGGER_FRACTION = 0.8;
@@ -11,9 +11,9 @@ const PLACEHOLDER = '[cleared]';
 // ceiling, every tool result but the newest 3 is cleared, and stays cleared.
 function createClear(ceiling: number) {
   const cleared = new Set<number>();
-  const placeholders = new Map<number, BenchMessage>();
+  const placeholders = new Map<number, BaselineMessage>();
   // One placeholder object per index keeps the view's objects stable between calls.
-  const viewOf = (history: readonly BenchMessage[]): BenchMessage[] =>
+  const viewOf = (history: readonly BaselineMessage[]): BaselineMessage[] =>
     history.map((message, index) => {
       if (!cleared.has(index)) return message;
       let placeholder = placeholders.get(index);
@@ -21,7 +21,7 @@ function createClear(ceiling: number) {
       return placeholder;
     });
   return {
-    prepare(history: readonly BenchMessage[]) {
+    prepare(history: readonly BaselineMessage[]) {
       let view = viewOf(history);
       if (viewTokens(view) > TRIGGER_FRACTION * ceiling) {
         const resultIndexes = history.flatMap((message, index) => (isToolResultMessage(message) ? [index] : []));

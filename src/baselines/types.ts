@@ -1,7 +1,7 @@
-import type { RenderableMessage } from '../../src/tokens/index.ts';
+import type { RenderableMessage } from '../tokens/index.ts';
 
 /** A provider-shaped message (OpenAI, Anthropic or Gemini); strategies treat it as opaque data. */
-export interface BenchMessage extends RenderableMessage {
+export interface BaselineMessage extends RenderableMessage {
   readonly [field: string]: unknown;
 }
 
@@ -12,18 +12,18 @@ export interface PrepareOptions {
 
 /** A model call a strategy makes on its own (a summarizer's), billed on top of the agent's calls. */
 export interface ExtraModelCall {
-  readonly messages: readonly BenchMessage[];
+  readonly messages: readonly BaselineMessage[];
   readonly outputTokens: number;
 }
 
 export interface PreparedView {
-  readonly messages: readonly BenchMessage[];
+  readonly messages: readonly BaselineMessage[];
   readonly extraCalls?: readonly ExtraModelCall[];
 }
 
 /** One strategy instance, stateful across the calls of one session. */
 export interface Strategy {
-  prepare(history: readonly BenchMessage[], options: PrepareOptions): PreparedView;
+  prepare(history: readonly BaselineMessage[], options: PrepareOptions): PreparedView;
 }
 
 export interface StrategySetup {

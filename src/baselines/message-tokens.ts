@@ -1,13 +1,13 @@
-import { createTokenCounter, renderMessage } from '../../src/tokens/index.ts';
-import type { BenchMessage } from './types.ts';
+import { createTokenCounter, renderMessage } from '../tokens/index.ts';
+import type { BaselineMessage } from './types.ts';
 
 export interface MessageTokenCounter {
   /** Tokens of one message's rendering. */
-  messageTokens(message: BenchMessage): number;
-  viewTokens(view: readonly BenchMessage[]): number;
+  messageTokens(message: BaselineMessage): number;
+  viewTokens(view: readonly BaselineMessage[]): number;
   textTokens(text: string): number;
   /** `renderMessage`, remembered per message object. */
-  renderedMessage(message: BenchMessage): string;
+  renderedMessage(message: BaselineMessage): string;
 }
 
 // Strategies re-measure the same message objects on every call: remember each object's
@@ -17,7 +17,7 @@ export function createMessageTokenCounter(): MessageTokenCounter {
   const textTokens = createTokenCounter();
   const renderingOfObject = new WeakMap<object, string>();
   const tokensOfObject = new WeakMap<object, number>();
-  const renderedMessage = (message: BenchMessage): string => {
+  const renderedMessage = (message: BaselineMessage): string => {
     let rendered = renderingOfObject.get(message);
     if (rendered === undefined) {
       rendered = renderMessage(message);
@@ -25,7 +25,7 @@ export function createMessageTokenCounter(): MessageTokenCounter {
     }
     return rendered;
   };
-  const messageTokens = (message: BenchMessage): number => {
+  const messageTokens = (message: BaselineMessage): number => {
     let tokens = tokensOfObject.get(message);
     if (tokens === undefined) {
       tokens = textTokens(renderedMessage(message));
@@ -33,7 +33,7 @@ export function createMessageTokenCounter(): MessageTokenCounter {
     }
     return tokens;
   };
-  const viewTokens = (view: readonly BenchMessage[]): number => {
+  const viewTokens = (view: readonly BaselineMessage[]): number => {
     let total = 0;
     for (const message of view) total += messageTokens(message);
     return total;
@@ -48,7 +48,7 @@ export function resetSharedTokenMemo(): void {
   shared = createMessageTokenCounter();
 }
 
-export const messageTokens = (message: BenchMessage): number => shared.messageTokens(message);
-export const viewTokens = (view: readonly BenchMessage[]): number => shared.viewTokens(view);
+export const messageTokens = (message: BaselineMessage): number => shared.messageTokens(message);
+export const viewTokens = (view: readonly BaselineMessage[]): number => shared.viewTokens(view);
 export const textTokens = (text: string): number => shared.textTokens(text);
-export const renderedMessage = (message: BenchMessage): string => shared.renderedMessage(message);
+export const renderedMessage = (message: BaselineMessage): string => shared.renderedMessage(message);

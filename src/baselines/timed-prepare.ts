@@ -1,4 +1,4 @@
-import type { BenchMessage, PrepareOptions, PreparedView, Strategy } from './types.ts';
+import type { BaselineMessage, PrepareOptions, PreparedView, Strategy } from './types.ts';
 
 export interface TimedPrepare {
   readonly prepared: PreparedView;
@@ -8,7 +8,7 @@ export interface TimedPrepare {
 }
 
 /** One timed `prepare` call; a throw is recorded, never fatal to the replay. */
-export function timedPrepare(strategy: Strategy, history: readonly BenchMessage[], options: PrepareOptions): TimedPrepare {
+export function timedPrepare(strategy: Strategy, history: readonly BaselineMessage[], options: PrepareOptions): TimedPrepare {
   const started = performance.now();
   try {
     const prepared = strategy.prepare(history, options);

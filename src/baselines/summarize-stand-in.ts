@@ -3,12 +3,12 @@
 // message, newest kept), and it reports the model call a real summarizer would have made, so the
 // benchmark bills that call's input (with the cache rule) and its output tokens. What a real
 // summary would keep is unknowable offline; the cost and the cache behaviour are what it measures.
-import { contentText, toolArgumentText } from '../../src/tokens/index.ts';
+import { contentText, toolArgumentText } from '../tokens/index.ts';
 import { detectDialect, headMessages, isToolResultMessage, userMessage } from './dialect.ts';
 import { messageTokens, textTokens, viewTokens } from './message-tokens.ts';
 import { tailBoundary } from './tail-boundary.ts';
 import { truncateView } from './truncate.ts';
-import type { BenchMessage, ExtraModelCall, StrategyDefinition } from './types.ts';
+import type { BaselineMessage, ExtraModelCall, StrategyDefinition } from './types.ts';
 
 const TAIL_FRACTION = 0.5;
 const SUMMARY_FRACTION = 0.1;
@@ -16,7 +16,7 @@ const INSTRUCTION = 'Summarize the conversation so far for your own later use: d
 
 const firstLine = (text: string, limit: number): string => (text.split('\n').find((line) => line.trim()) ?? '').trim().slice(0, limit);
 
-function extractLines(message: BenchMessage): string[] {
+function extractLines(message: BaselineMessage): string[] {
   const text = contentText(message.content ?? message.parts);
   if (isToolResultMessage(message)) return [`- result: ${firstLine(text, 120)}`];
   if (message.role === 'assistant' || message.role === 'model') {
@@ -40,16 +40,16 @@ function newestLinesWithin(lines: readonly string[], budget: number): string[] {
 }
 
 function createSummarizer(ceiling: number) {
-  let summary: BenchMessage | null = null;
+  let summary: BaselineMessage | null = null;
   let summaryLines: string[] = [];
   let summarizedCount = 0;
   let boundary = -1;
   return {
-    prepare(history: readonly BenchMessage[]) {
+    prepare(history: readonly BaselineMessage[]) {
       const dialect = detectDialect(history);
       const head = headMessages(history);
       if (boundary < 0) boundary = head.length;
-      const compose = (): BenchMessage[] => [...head, ...(summary ? [summary] : []), ...history.slice(boundary)];
+      const compose = (): BaselineMessage[] => [...head, ...(summary ? [summary] : []), ...history.slice(boundary)];
       let view = compose();
       if (viewTokens(view) <= ceiling) return { messages: view };
       const newBoundary = tailBoundary(history, boundary, TAIL_FRACTION * ceiling, messageTokens);

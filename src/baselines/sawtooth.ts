@@ -1,23 +1,23 @@
 // The reference scorer's deliberately simple 60-line fold, ported line for line: on overflow,
 // fold all but a tail of 40% of the ceiling into skeleton lines plus a bag of identifiers
 // (sawtooth) or of the lines holding them (sawtooth-lines). A real engine must beat it clearly.
-import { toolArgumentText, renderMessage } from '../../src/tokens/index.ts';
-import { identifierContexts, identifiers } from '../metrics/identifiers.ts';
+import { toolArgumentText, renderMessage } from '../tokens/index.ts';
+import { identifierContexts, identifiers } from './identifiers.ts';
 import { detectDialect, headMessages, userMessage } from './dialect.ts';
 import { messageTokens, textTokens, viewTokens } from './message-tokens.ts';
 import { tailBoundary } from './tail-boundary.ts';
 import { truncateView } from './truncate.ts';
-import type { BenchMessage, StrategyDefinition } from './types.ts';
+import type { BaselineMessage, StrategyDefinition } from './types.ts';
 
 const TAIL_FRACTION = 0.4;
 const CLOSET_FRACTION = 0.3;
 
 interface SawtoothState {
-  fold: BenchMessage | null;
+  fold: BaselineMessage | null;
   boundary: number;
 }
 
-function foldBlock(folded: readonly BenchMessage[], ceiling: number, headTokens: number, withLines: boolean): string {
+function foldBlock(folded: readonly BaselineMessage[], ceiling: number, headTokens: number, withLines: boolean): string {
   const actionLines: string[] = [];
   for (const message of folded) {
     for (const toolCall of message.tool_calls ?? []) {
@@ -56,7 +56,7 @@ function foldBlock(folded: readonly BenchMessage[], ceiling: number, headTokens:
   return `[Folded ${folded.length} earlier messages]\nActions:\n${skeleton}\nIdentifiers: ${closet}`;
 }
 
-function clipLargeResults(view: readonly BenchMessage[], headLength: number): BenchMessage[] {
+function clipLargeResults(view: readonly BaselineMessage[], headLength: number): BaselineMessage[] {
   return view.map((message, index) =>
     index > headLength && message.role === 'tool' && typeof message.content === 'string' && message.content.length > 4000
       ? { ...message, content: message.content.slice(0, 2000) + '\n[...clipped...]\n' + message.content.slice(-1500) }
@@ -67,14 +67,14 @@ function clipLargeResults(view: readonly BenchMessage[], headLength: number): Be
 function createSawtooth(ceiling: number, withLines: boolean) {
   const state: SawtoothState = { fold: null, boundary: 2 };
   return {
-    prepare(history: readonly BenchMessage[]) {
+    prepare(history: readonly BaselineMessage[]) {
       const dialect = detectDialect(history);
       // The scorer keeps the first two messages; in Anthropic and Gemini transcripts the second is
       // the agent's first tool call, so keep only the leading system/user messages there.
       const head = dialect === 'openai' ? history.slice(0, 2) : headMessages(history);
       const headLength = dialect === 'openai' ? 2 : head.length;
       if (state.fold === null) state.boundary = headLength;
-      const compose = (): BenchMessage[] => [...head, ...(state.fold ? [state.fold] : []), ...history.slice(state.boundary)];
+      const compose = (): BaselineMessage[] => [...head, ...(state.fold ? [state.fold] : []), ...history.slice(state.boundary)];
       let view = compose();
       if (viewTokens(view) <= ceiling) return { messages: view };
       const boundary = tailBoundary(history, headLength, TAIL_FRACTION * ceiling, messageTokens);

@@ -1,7 +1,7 @@
 // What an agent takes from earlier in its session, exactly as the reference scorer defines it
 // (../shared/bench/score.mjs): identifiers, the line around each, and 5-word shingles.
-import { contentText, renderMessage, toolArgumentText } from '../../src/tokens/index.ts';
-import type { BenchMessage } from '../strategies/types.ts';
+import { contentText, renderMessage, toolArgumentText } from '../tokens/index.ts';
+import type { BaselineMessage } from './types.ts';
 
 const IDENTIFIER_PATTERNS: readonly RegExp[] = [
   /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, // uuid
@@ -20,12 +20,12 @@ export function identifiers(text: string): Set<string> {
 }
 
 /** The text pieces of a message the agent can reuse: its content and each tool call's arguments. */
-function messagePieces(message: BenchMessage): string[] {
+function messagePieces(message: BaselineMessage): string[] {
   return [contentText(message.content ?? message.parts), ...(message.tool_calls ?? []).map((toolCall) => toolArgumentText(toolCall.function?.arguments))];
 }
 
 /** [identifier, the whitespace-collapsed line around it, +-60 characters] for each identifier in a message. */
-export function identifierContexts(message: BenchMessage): Array<[string, string]> {
+export function identifierContexts(message: BaselineMessage): Array<[string, string]> {
   const found: Array<[string, string]> = [];
   for (const piece of messagePieces(message)) {
     for (const line of piece.split('\n')) {
@@ -50,13 +50,13 @@ function lineShingles(text: string, into: Set<string>): void {
 }
 
 /** Every run of 5 whitespace-separated words within one line of the message. */
-export function messageShingles(message: BenchMessage): Set<string> {
+export function messageShingles(message: BaselineMessage): Set<string> {
   const found = new Set<string>();
   for (const piece of messagePieces(message)) for (const line of piece.split('\n')) lineShingles(line, found);
   return found;
 }
 
 /** Identifiers of the message's full rendering (role tag and tool-call names included), as the scorer tracks them. */
-export function renderedIdentifiers(message: BenchMessage): Set<string> {
+export function renderedIdentifiers(message: BaselineMessage): Set<string> {
   return identifiers(renderMessage(message));
 }

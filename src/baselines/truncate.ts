@@ -1,9 +1,9 @@
 import { headMessages, validTailStart } from './dialect.ts';
 import { messageTokens, viewTokens } from './message-tokens.ts';
-import type { BenchMessage, StrategyDefinition } from './types.ts';
+import type { BaselineMessage, StrategyDefinition } from './types.ts';
 
 /** System prompt and task, then the newest messages that fit; the tail never opens with a tool result. */
-export function truncateView(history: readonly BenchMessage[], ceiling: number): BenchMessage[] {
+export function truncateView(history: readonly BaselineMessage[], ceiling: number): BaselineMessage[] {
   const head = headMessages(history);
   const rest = history.slice(head.length);
   let budget = ceiling - viewTokens(head);
