@@ -6,17 +6,17 @@ import { choiceOption, integerOption, parseCommandArguments, stringOption } from
 import type { CliOutput } from './cli-output.ts';
 import { ceilingForSession, engineOf } from './context-ceiling.ts';
 import { FOLD_HELP } from './help-texts.ts';
-import { CALL_INTERVAL_MILLISECONDS, createMeasure } from './report-replay.ts';
+import { CALL_INTERVAL_MILLISECONDS, createMeasure, isModelTurn } from './report-replay.ts';
 import { reportIssues } from './report-command.ts';
 import { readSessionFile } from './read-session-file.ts';
 import { loadTokenCounter } from './token-counting.ts';
 import { EXIT_FILE_FAILED, EXIT_OK, UsageError } from './usage-error.ts';
 
-/** Indexes of the messages each model call answers: every assistant message after the first message. */
+/** Indexes of the messages each model call wrote: every assistant (or Gemini `model`) message after the first. */
 export function callIndexes(messages: readonly ProviderMessage[]): number[] {
   const indexes: number[] = [];
   messages.forEach((message, index) => {
-    if (index > 0 && message.role === 'assistant') indexes.push(index);
+    if (index > 0 && isModelTurn(message)) indexes.push(index);
   });
   return indexes;
 }

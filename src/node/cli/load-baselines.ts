@@ -4,13 +4,28 @@ import type { IdentifiersOf, ReplayStrategyDefinition } from './report-replay.ts
 export interface LoadedBaselines {
   readonly strategies: readonly ReplayStrategyDefinition[];
   readonly identifiers: IdentifiersOf | null;
+  /** Drops the baselines' token memo between sessions, so memory stays bounded by one session. */
+  readonly forget: () => void;
 }
+
+const NONE: LoadedBaselines = { strategies: [], identifiers: null, forget: () => {} };
 
 /**
  * Truncation, clearing and the scorer's identifiers from `warpfold/baselines`, loaded lazily: they
- * count with the o200k tokenizer, so without it the report shows raw and warpfold only.
+ * count with the o200k tokenizer, so where it cannot load the report shows raw and warpfold only.
  */
 export async function loadBaselines(output: CliOutput): Promise<LoadedBaselines> {
-  output.noticeOnce('baselines', 'truncation and clearing baselines are not available in this build');
-  return { strategies: [], identifiers: null };
+  try {
+    const baselines = await import('../../baselines/index.ts');
+    return {
+      strategies: [baselines.truncateStrategy, baselines.clearStrategy] as unknown as ReplayStrategyDefinition[],
+      identifiers: baselines.identifiers,
+      forget: baselines.resetSharedTokenMemo,
+    };
+  } catch (error) {
+    output.noticeOnce('baselines', `truncation and clearing could not be loaded (${(error as Error).message}): their columns and retention stay empty`);
+    return NONE;
+  }
 }
+
+export const NO_BASELINES = NONE;

@@ -5,7 +5,7 @@ import type { CliOutput } from './cli-output.ts';
 import { ceilingForSession, engineOf } from './context-ceiling.ts';
 import { DEFAULT_SESSION_LIMIT, findSessions, type CliSource } from './find-sessions.ts';
 import { REPORT_HELP } from './help-texts.ts';
-import { loadBaselines } from './load-baselines.ts';
+import { loadBaselines, NO_BASELINES } from './load-baselines.ts';
 import { priceForSession } from './price-class.ts';
 import { createProgress } from './progress-bar.ts';
 import { reportCsv, reportJson, reportTable, type Report } from './report-output.ts';
@@ -106,7 +106,7 @@ export async function reportCommand(args: readonly string[], output: CliOutput):
   const { paths, empty } = findSessions(positionals, sources, limit);
   for (const folder of empty) output.warn(`no transcripts in ${folder}`);
   const counter = await loadTokenCounter(tokenizer, output);
-  const baselines = counter.tokenizer === 'o200k' ? await loadBaselines(output) : { strategies: [], identifiers: null };
+  const baselines = counter.tokenizer === 'o200k' ? await loadBaselines(output) : NO_BASELINES;
   if (counter.tokenizer !== 'o200k') output.noticeOnce('baselines-estimate', 'truncation and clearing are compared with o200k counts only: their columns stay empty');
   const progress = createProgress(output);
   const sessions: SessionFigures[] = [];
@@ -135,6 +135,7 @@ export async function reportCommand(args: readonly string[], output: CliOutput):
       onCall: (done, of) => progress.call(done, of),
     });
     progress.done();
+    baselines.forget();
     sessions.push(figuresOf(file, read.format, ceiling.model, ceiling.ceiling, ceiling.window, sessionPrice.model, tally, read.issues.length));
   }
   const report: Report = { format: 'warpfold/report', version: 1, tokenizer: counter.tokenizer, secondsBetweenCalls: CALL_INTERVAL_MILLISECONDS / 1000, sessions, total: totalOf(sessions), failed };

@@ -5,6 +5,11 @@ import type { ModelPrice } from '../../tokens/price-table.ts';
 import { renderMessage, type RenderableMessage } from '../../tokens/render-message.ts';
 import type { ProviderMessage } from '../../messages/types.ts';
 
+/** A message the model wrote (`assistant`, or Gemini's `model`): a model call came before it. */
+export function isModelTurn(message: ProviderMessage): boolean {
+  return message.role === 'assistant' || message.role === 'model';
+}
+
 /** The scorer's clock: 20 s between model calls. */
 export const CALL_INTERVAL_MILLISECONDS = 20_000;
 
@@ -84,7 +89,7 @@ interface ViewMeter {
 
 /**
  * One session replayed as an agent runs it, every strategy side by side in one pass: a model call
- * before each assistant message (after the first message), the history so far handed to
+ * before each assistant (or Gemini `model`) message (after the first message), the history so far handed to
  * `prepare` with the previous prompt's size as `measuredInputTokens`, the clock 20 s on per call.
  * Costs, cache reads and retention follow the reference scorer (and `warpfold/baselines`'
  * `replaySession`) exactly; the raw history is measured incrementally, and no view is kept past
@@ -92,6 +97,8 @@ interface ViewMeter {
  */
 export function replayForReport(messages: readonly ProviderMessage[], setup: ReplaySetup): ReplayTally {
   const measure = createMeasure(setup.countTokens);
+  // a call later than the cache lifetime reads nothing from the cache, as in warpfold/baselines' replaySession
+  const cacheAlive = CALL_INTERVAL_MILLISECONDS <= setup.price.cacheLifetimeSeconds * 1000;
   let clock = 0;
   const now = () => clock;
   const fold = new FoldSession({ pressureCeiling: setup.ceiling, countTokens: setup.countTokens, now, keepReceipts: false });
@@ -105,14 +112,14 @@ export function replayForReport(messages: readonly ProviderMessage[], setup: Rep
   let needles = 0;
   let needlesKept = 0;
   const lastSeen = new Map<string, number>();
-  const totalCalls = messages.reduce((count, message, index) => count + (index > 0 && message.role === 'assistant' ? 1 : 0), 0);
+  const totalCalls = messages.reduce((count, message, index) => count + (index > 0 && isModelTurn(message) ? 1 : 0), 0);
 
   const meterView = (meter: ViewMeter, view: readonly ProviderMessage[]): string[] => {
     const parts = view.map(measure.rendered);
     const sizes = parts.map(measure.tokens);
     let total = 0;
     for (const size of sizes) total += size;
-    const cost = callCost({ totalTokens: total, cachedPrefixTokens: leadingIdenticalTokens(meter.previousParts, parts, sizes), model: setup.price, writeBelowMinimum: true });
+    const cost = callCost({ totalTokens: total, cachedPrefixTokens: cacheAlive ? leadingIdenticalTokens(meter.previousParts, parts, sizes) : 0, model: setup.price, writeBelowMinimum: true });
     const tally = meter.tally;
     tally.calls++;
     tally.tokens += total;
@@ -140,11 +147,11 @@ export function replayForReport(messages: readonly ProviderMessage[], setup: Rep
 
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index];
-    if (message.role === 'assistant' && index > 0) {
+    if (index > 0 && isModelTurn(message)) {
       clock += CALL_INTERVAL_MILLISECONDS;
       // raw: the history is append-only, so the previous prompt is all cached prefix
       for (; rawMeasuredUpTo < index; rawMeasuredUpTo++) rawTotal += measure.tokens(measure.rendered(messages[rawMeasuredUpTo]));
-      const rawCost = callCost({ totalTokens: rawTotal, cachedPrefixTokens: previousRawTotal, model: setup.price, writeBelowMinimum: true });
+      const rawCost = callCost({ totalTokens: rawTotal, cachedPrefixTokens: cacheAlive ? previousRawTotal : 0, model: setup.price, writeBelowMinimum: true });
       raw.calls++;
       raw.tokens += rawTotal;
       raw.cachedTokens += rawCost.cacheReadTokens;
