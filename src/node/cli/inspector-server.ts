@@ -74,7 +74,7 @@ export async function startInspectorServer(sessionFile: string, folder: string, 
   const address = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${address.port}`;
   return {
-    url: `${origin}/?file=${encodeURIComponent(sessionUrlPath.slice(1))}`,
+    url: `${origin}/?sample=${encodeURIComponent(sessionUrlPath.slice(1))}`,
     server,
     close: () =>
       new Promise((resolvePromise) => {
