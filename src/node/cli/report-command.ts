@@ -131,7 +131,7 @@ export async function reportCommand(args: readonly string[], output: CliOutput):
     const sessionPrice = priceForSession(price, model ?? read.metadata.model, output);
     const tally = replayForReport(read.messages, {
       ceiling: ceiling.ceiling, window: ceiling.window, price: sessionPrice, countTokens: counter.countTokens,
-      baselines: baselines.strategies, identifiers: baselines.identifiers,
+      baselines: baselines.strategies, identifiers: baselines.identifiers, measure: baselines.measure,
       onCall: (done, of) => progress.call(done, of),
     });
     progress.done();

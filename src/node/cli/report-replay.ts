@@ -32,6 +32,8 @@ export interface ReplaySetup {
   /** Truncation and clearing, when `warpfold/baselines` could be loaded. */
   readonly baselines: readonly ReplayStrategyDefinition[];
   readonly identifiers: IdentifiersOf | null;
+  /** Renderings and token counts to share with the baselines' own memo, so a message is rendered once in memory. */
+  readonly measure?: Measure;
   /** Called after each model call with (done, of). */
   readonly onCall?: (done: number, of: number) => void;
 }
@@ -59,8 +61,13 @@ export interface ReplayTally {
 
 const emptyTally = (): StrategyTally => ({ calls: 0, tokens: 0, cachedTokens: 0, cost: 0, maxTokens: 0, overCeilingCalls: 0, prepareMilliseconds: 0, errors: 0 });
 
+export interface Measure {
+  rendered(message: ProviderMessage): string;
+  tokens(text: string): number;
+}
+
 /** Renderings and token counts remembered per message object, then per rendering: each distinct message is tokenized once. */
-export function createMeasure(countTokens: (text: string) => number) {
+export function createMeasure(countTokens: (text: string) => number): Measure {
   const rendering = new WeakMap<object, string>();
   const tokensOfText = new Map<string, number>();
   const rendered = (message: ProviderMessage): string => {
@@ -96,7 +103,7 @@ interface ViewMeter {
  * the next call, so memory stays bounded by the session itself.
  */
 export function replayForReport(messages: readonly ProviderMessage[], setup: ReplaySetup): ReplayTally {
-  const measure = createMeasure(setup.countTokens);
+  const measure = setup.measure ?? createMeasure(setup.countTokens);
   // a call later than the cache lifetime reads nothing from the cache, as in warpfold/baselines' replaySession
   const cacheAlive = CALL_INTERVAL_MILLISECONDS <= setup.price.cacheLifetimeSeconds * 1000;
   let clock = 0;
