@@ -48,7 +48,7 @@ export async function writeSyntheticClaudeSession(path: string, bytes: number): 
     const text = `${JSON.stringify(record)}\n`;
     written += Buffer.byteLength(text);
     lines++;
-    if (!out.write(text)) await new Promise((resolve) => out.once('drain', resolve));
+    if (!out.write(text)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   };
   const base = () => ({ parentUuid: parent, isSidechain: false, userType: 'external', cwd: '/home/dev/shop', sessionId: SESSION_ID, version: '2.0.76', gitBranch: 'main' });
   await write({ type: 'file-history-snapshot', messageId: uuid(0), snapshot: { messageId: uuid(0), trackedFileBackups: {}, timestamp: time(0) }, isSnapshotUpdate: false });
