@@ -76,7 +76,8 @@ export function findSessions(inputs: readonly string[], sources: readonly CliSou
     const found: FoundSession[] = [];
     walk(pool.folder, pool.matches, found);
     if (found.length === 0) empty.push(pool.folder);
-    found.sort((a, b) => b.modified - a.modified || a.path.localeCompare(b.path));
+    // newest first; equal times by path, so after the reverse below they read in path order
+    found.sort((a, b) => b.modified - a.modified || b.path.localeCompare(a.path));
     const newest = limit > 0 ? found.slice(0, limit) : found;
     paths.push(...newest.reverse().map((session) => session.path));
   }

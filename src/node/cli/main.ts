@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `warpfold` executable (package.json "bin"): built to dist/cli.js.
 import { readFileSync } from 'node:fs';
+import { heapLimitFor, rerunWithHeapLimit } from './heap-limit.ts';
 import { runCli } from './run-cli.ts';
 
 function packageVersion(): string {
@@ -11,8 +12,10 @@ function packageVersion(): string {
   }
 }
 
+const argv = process.argv.slice(2);
 try {
-  process.exitCode = await runCli(process.argv.slice(2), undefined, packageVersion());
+  const heapLimit = heapLimitFor(argv);
+  process.exitCode = heapLimit !== undefined ? rerunWithHeapLimit(heapLimit, process.argv[1], argv) : await runCli(argv, undefined, packageVersion());
 } catch (error) {
   process.stderr.write(`warpfold: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exitCode = 1;
