@@ -37,6 +37,20 @@ function cpuSeconds(pid: number): number {
   }
 }
 
+/** The process and its descendants (the bin re-runs itself once under a heap limit). */
+function processTree(pid: number): number[] {
+  const tree = [pid];
+  for (let index = 0; index < tree.length; index++) {
+    try {
+      const children = readFileSync(`/proc/${tree[index]}/task/${tree[index]}/children`, 'utf8').trim();
+      if (children) tree.push(...children.split(/\s+/).map(Number));
+    } catch {
+      // exited
+    }
+  }
+  return tree;
+}
+
 async function main(): Promise<void> {
   const parsed = parseArguments(process.argv.slice(2));
   const megabytes = Number(parsed.megabytes ?? 100);
@@ -62,8 +76,10 @@ async function main(): Promise<void> {
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     let peak = 0;
     const poll = setInterval(() => {
-      peak = Math.max(peak, peakRss(child.pid!));
-      cpu = Math.max(cpu, cpuSeconds(child.pid!));
+      const tree = processTree(child.pid!);
+      // the largest single process's peak (they run one after the other, not side by side), and all their CPU
+      peak = Math.max(peak, ...tree.map(peakRss));
+      cpu = Math.max(cpu, tree.reduce((sum, pid) => sum + cpuSeconds(pid), 0));
     }, 250);
     const code = await new Promise<number | null>((resolvePromise) => child.on('exit', (exitCode) => resolvePromise(exitCode)));
     clearInterval(poll);
