@@ -92,7 +92,7 @@ async function main(): Promise<void> {
       seconds: +seconds.toFixed(1),
       // the machine is shared: CPU seconds say what the run costs when it has a core to itself
       cpuSeconds: +cpu.toFixed(1),
-      heapLimitMegabytes: parsed['heap-mb'] ? Number(parsed['heap-mb']) : 'node default',
+      heapLimitMegabytes: parsed['heap-mb'] ? Number(parsed['heap-mb']) : 'chosen by the bin',
       peakRssMegabytes: +(peak / 1048576).toFixed(0),
       targets: { seconds: 300, peakRssMegabytes: 1024 },
       withinTargets: seconds < 300 && peak < 1024 * 1048576,
