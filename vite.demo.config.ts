@@ -12,7 +12,8 @@ export default defineConfig({
   root: 'demo',
   base: './',
   build: {
-    outDir: resolve(import.meta.dirname, 'dist/demo'),
+    // its own folder: the library build empties dist/, which must not take down a served inspector
+    outDir: resolve(import.meta.dirname, 'dist-inspector'),
     emptyOutDir: true,
     target: 'es2022',
     // the o200k rank table alone is ~2 MB minified; it loads lazily, in the worker

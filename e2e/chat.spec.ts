@@ -41,6 +41,10 @@ test('replays without a key, folds before every call, and keeps its history acro
   expect(sent).toBeLessThan(raw);
   await expect(page.locator('#request li').filter({ hasText: '[warpfold fold' }).first()).toBeVisible();
   expect(summary).toMatch(/breakpoints at \d+/);
+  // the history pane shows the newest message, not one somewhere above it
+  const newest = page.locator('#history > li').last();
+  await expect(newest).toHaveAttribute('data-index', String(raw - 1));
+  await expect(newest).toBeInViewport();
   await page.screenshot({ path: 'test-results/chat-replayed.png', fullPage: true });
 
   await page.reload();
@@ -48,15 +52,18 @@ test('replays without a key, folds before every call, and keeps its history acro
   await expect(page.getByTestId('history-count')).toHaveText(`(${raw} messages)`);
   await expect(page.getByTestId('request-summary')).toHaveText(summary);
   await expect(page.getByTestId('chat-status')).toHaveText('replay finished');
-  // the history really is in IndexedDB, read back outside the page's code
+  // the history really is in IndexedDB, stored through warpfold/storage/indexeddb (a session record), read back outside the page's code
   const stored = await page.evaluate(
     () =>
       new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('warpfold-chat');
+        const open = indexedDB.open('warpfold-chat-store');
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
-          const read = open.result.transaction('conversation').objectStore('conversation').get('current');
-          read.onsuccess = () => resolve((read.result as { messages: unknown[] }).messages.length);
+          const read = open.result.transaction('sessions').objectStore('sessions').get('chat');
+          read.onsuccess = () => {
+            const record = JSON.parse((read.result as { text: string }).text) as { kind: string; state: { messages: unknown[] } };
+            resolve(record.kind === 'session' ? record.state.messages.length : -1);
+          };
           read.onerror = () => reject(read.error);
         };
       }),
@@ -64,3 +71,16 @@ test('replays without a key, folds before every call, and keeps its history acro
   expect(stored).toBe(raw);
   expect(errors).toEqual([]);
 });
+
+test('sending without an API key keeps the typed message and says why', async ({ page }) => {
+  await page.goto(`${server.url}chat.html`);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  const before = await page.getByTestId('history-count').textContent();
+  await page.locator('#api-key').fill('');
+  await page.locator('#prompt').fill('Please summarise the session so far.');
+  await page.locator('#composer button[type="submit"]').click();
+  await expect(page.locator('#error')).toContainText('Paste an Anthropic API key');
+  await expect(page.locator('#prompt')).toHaveValue('Please summarise the session so far.');
+  await expect(page.getByTestId('history-count')).toHaveText(before ?? '');
+});
+

@@ -105,7 +105,7 @@ test('malformed files get an error that names where, and the page keeps working'
   await expect(page.locator('#error')).toBeVisible();
   await expect(page.locator('#error')).toContainText('Could not load truncated.json — line 1:');
   await input.setInputFiles({ name: 'orphan.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify([{ role: 'user', content: 'hi' }, { role: 'tool', tool_call_id: 'call_9', content: 'orphan' }, { role: 'assistant', content: 'ok' }])) });
-  await expect(page.locator('#error')).toContainText('Could not load orphan.json — message 1: tool result "call_9" answers no pending tool call');
+  await expect(page.locator('#error')).toContainText('Could not load orphan.json — message 2: tool result "call_9" answers no pending tool call');
   // the loaded session is still there
   await expect(page.locator('#call-count')).toHaveText(String(reference.length));
   await expect(page.locator('#view-list > li').first()).toBeVisible();

@@ -1,22 +1,24 @@
 /**
  * The browser chat example: how a chat app in a page embeds warpfold. The raw history and the
- * session's saved state live in IndexedDB; before every model call `FoldSession` folds the
+ * session's saved state live in IndexedDB, stored through `warpfold/storage/indexeddb`; before every model call `FoldSession` folds the
  * history and the request marks Anthropic cache breakpoints at the sealed boundary and at the end.
  * With a pasted key the page calls Anthropic directly (the key stays in this page's memory);
  * without one it replays a recorded Claude Code session, call by call.
  */
-import { openDB, type IDBPDatabase } from 'idb';
 import { FoldSession, type ProviderMessage } from '../../src/index.ts';
+import { createIndexedDbStore, type IndexedDbStorage, type JsonValue } from '../../src/storage/indexeddb.ts';
 import { readTranscript } from '../../src/transcripts/index.ts';
 import { markAnthropicBreakpoints, type AnthropicRequest } from './chat/breakpoints.ts';
-import { clear, element, formatTokens } from './ui/dom.ts';
+import { clear, element, formatTokens, messageNumber } from './ui/dom.ts';
 import { messageRole, messageText } from './ui/message-text.ts';
 import { applyStoredTheme, toggleTheme } from './ui/theme.ts';
 
 const RECORDED_SESSION = 'samples/claude-code-57bb5674.jsonl';
-const DATABASE = 'warpfold-chat';
-const STORE = 'conversation';
-const KEY = 'current';
+/** The page's database, laid out by `warpfold/storage/indexeddb`; the conversation is one stored session. */
+export const CHAT_DATABASE = 'warpfold-chat-store';
+export const CHAT_SESSION_ID = 'chat';
+/** Where earlier builds kept the conversation with raw IndexedDB; read once, moved, then deleted. */
+const LEGACY_DATABASE = 'warpfold-chat';
 /** Version of the stored conversation record; a record of another version is migrated or dropped, never misread. */
 const RECORD_VERSION = 1;
 
@@ -52,7 +54,7 @@ const ui = {
 applyStoredTheme(ui.theme);
 ui.theme.addEventListener('click', () => toggleTheme(ui.theme));
 
-let database: IDBPDatabase;
+let storage: IndexedDbStorage;
 let recorded: ProviderMessage[] = [];
 let conversation: StoredConversation;
 let session: FoldSession;
@@ -87,7 +89,34 @@ function newSession(ceiling: number, restored: string | null): FoldSession {
 }
 
 async function save(): Promise<void> {
-  await database.put(STORE, conversation, KEY);
+  await storage.sessions.save(CHAT_SESSION_ID, conversation as unknown as JsonValue);
+}
+
+/** The conversation an earlier build kept in its own database, if there is one; the old database is deleted once read. */
+async function legacyConversation(): Promise<StoredConversation | null> {
+  if (typeof indexedDB.databases === 'function' && !(await indexedDB.databases()).some((database) => database.name === LEGACY_DATABASE)) return null;
+  const value = await new Promise<unknown>((resolve) => {
+    const open = indexedDB.open(LEGACY_DATABASE);
+    open.onerror = () => resolve(undefined);
+    open.onsuccess = () => {
+      const database = open.result;
+      if (!database.objectStoreNames.contains('conversation')) {
+        database.close();
+        return resolve(undefined);
+      }
+      const read = database.transaction('conversation').objectStore('conversation').get('current');
+      read.onsuccess = () => {
+        database.close();
+        resolve(read.result);
+      };
+      read.onerror = () => {
+        database.close();
+        resolve(undefined);
+      };
+    };
+  });
+  indexedDB.deleteDatabase(LEGACY_DATABASE);
+  return readStored(value);
 }
 
 /** Folds the history, marks the breakpoints: the request the model would get. */
@@ -115,7 +144,6 @@ async function replayStep(): Promise<boolean> {
 
 async function sendLive(text: string): Promise<void> {
   const key = ui.key.value.trim();
-  if (!key) return showError('Paste an Anthropic API key to talk to the model; without one, use Replay.');
   conversation = { ...conversation, replayAt: null, messages: [...conversation.messages, { role: 'user', content: text }] };
   const request = prepareRequest();
   conversation = { ...conversation, session: session.snapshot(), lastRequest: request };
@@ -144,10 +172,13 @@ function render(): void {
   const fragment = document.createDocumentFragment();
   conversation.messages.forEach((message, index) => {
     const text = messageText(message);
-    fragment.append(element('li', { 'data-index': String(index) }, element('div', { class: 'item-head' }, element('span', { class: 'role' }, `#${index} ${messageRole(message)}`)), element('pre', { class: 'item-text mono' }, text.length > 500 ? `${text.slice(0, 500)}…` : text)));
+    fragment.append(element('li', { 'data-index': String(index) }, element('div', { class: 'item-head' }, element('span', { class: 'role' }, `#${messageNumber(index)} ${messageRole(message)}`)), element('pre', { class: 'item-text mono' }, text.length > 500 ? `${text.slice(0, 500)}…` : text)));
   });
   ui.history.append(fragment);
-  ui.history.scrollTop = ui.history.scrollHeight;
+  // rows off screen are laid out at an estimated height (content-visibility), so scrollHeight is
+  // not yet the real bottom: bring the newest row itself into view once it is laid out
+  const newest = ui.history.lastElementChild;
+  if (newest) requestAnimationFrame(() => newest.scrollIntoView({ block: 'end' }));
   ui.historyCount.textContent = `(${conversation.messages.length} messages)`;
   clear(ui.request);
   const request = conversation.lastRequest;
@@ -174,11 +205,14 @@ function render(): void {
 }
 
 async function start(): Promise<void> {
-  database = await openDB(DATABASE, 1, { upgrade: (db) => void db.createObjectStore(STORE) });
+  storage = createIndexedDbStore({ name: CHAT_DATABASE });
   const response = await fetch(RECORDED_SESSION);
   recorded = readTranscript(await response.text(), { fileName: RECORDED_SESSION }).messages;
   const ceiling = Number(ui.ceiling.value) || 6000;
-  conversation = readStored(await database.get(STORE, KEY)) ?? emptyConversation(ceiling);
+  const stored = readStored((await storage.sessions.load(CHAT_SESSION_ID))?.state);
+  const legacy = stored ? null : await legacyConversation();
+  conversation = stored ?? legacy ?? emptyConversation(ceiling);
+  if (legacy) await save();
   ui.ceiling.value = String(conversation.ceiling);
   session = newSession(conversation.ceiling, conversation.session);
   document.body.dataset.ready = 'true';
@@ -207,6 +241,9 @@ ui.composer.addEventListener('submit', (event) => {
   event.preventDefault();
   const text = ui.prompt.value.trim();
   if (!text) return;
+  // without a key nothing is sent: the typed message stays where it was, and the page says why
+  if (!ui.key.value.trim()) return showError('Paste an Anthropic API key to talk to the model; without one, use Replay. Your message is still in the box.');
+  showError('');
   ui.prompt.value = '';
   sendLive(text).catch((error: unknown) => showError(`The call failed: ${error instanceof Error ? error.message : String(error)}`));
 });

@@ -1,7 +1,9 @@
 /** Episodes harvested from loaded sessions, kept in IndexedDB: listed newest first and searched by path. */
 import { deriveEpisodesFromMessages, recordEpisodes, type Episode, type EpisodeStore } from '../../src/episodes/index.ts';
-import { type ProviderMessage } from '../../src/index.ts';
-import { clear, element } from './ui/dom.ts';
+import type { ProviderMessage } from '../../src/index.ts';
+import { isDeviceName, userWords } from './episodes/episode-text.ts';
+import { clipText } from './ui/clip-text.ts';
+import { clear, element, messageRange } from './ui/dom.ts';
 
 export class EpisodesPanel {
   private store: Promise<EpisodeStore> | null = null;
@@ -59,14 +61,16 @@ export class EpisodesPanel {
     }
     for (const episode of episodes) {
       const conclusion = episode.conclusions[episode.conclusions.length - 1];
+      const files = episode.files.filter((file) => !isDeviceName(file.path));
+      const request = episode.request ? userWords(episode.request) : '';
       this.list.append(
         element(
           'li',
           { 'data-episode': episode.id },
-          element('div', { class: 'item-head' }, element('span', { class: 'role' }, episode.sessionId), `messages ${episode.span.startIndex}–${episode.span.endIndex - 1}`, element('span', { class: 'badge' }, episode.outcome), episode.supersededBy ? element('span', { class: 'badge' }, 'superseded') : ''),
-          element('div', {}, episode.request ? episode.request.slice(0, 200) : '(no request)'),
-          element('div', { class: 'files mono' }, episode.files.slice(0, 8).map((file) => `${file.how} ${file.path}`).join(' · ') + (episode.files.length > 8 ? ` · +${episode.files.length - 8}` : '')),
-          conclusion ? element('div', { class: 'muted' }, `${conclusion.kind}: ${conclusion.text.slice(0, 200)}`) : '',
+          element('div', { class: 'item-head' }, element('span', { class: 'role' }, episode.sessionId), messageRange(episode.span.startIndex, episode.span.endIndex), element('span', { class: 'badge' }, episode.outcome), episode.supersededBy ? element('span', { class: 'badge' }, 'superseded') : ''),
+          element('div', { class: 'episode-title' }, request ? clipText(request, 200) : '(no request)'),
+          element('div', { class: 'files mono' }, files.slice(0, 8).map((file) => `${file.how} ${file.path}`).join(' · ') + (files.length > 8 ? ` · +${files.length - 8}` : '')),
+          conclusion ? element('div', { class: 'muted' }, `${conclusion.kind}: ${clipText(conclusion.text, 200)}`) : '',
         ),
       );
     }

@@ -10,7 +10,7 @@ import { openEpisodeStore } from './episodes/open-store.ts';
 import { FoldClient } from './fold-client.ts';
 import { DEFAULT_SETTINGS, type CallSummary, type CallView, type FoldResult, type FoldSettings, type ViewItem } from './fold/protocol.ts';
 import { InputError, readInput, type LoadedHistory } from './load/read-input.ts';
-import { element, clear, formatCost, formatTokens } from './ui/dom.ts';
+import { element, clear, formatCost, formatTokens, messageNumber, messageRange } from './ui/dom.ts';
 import { renderCostChart, renderTimeline, moveCursor } from './ui/charts.ts';
 import { messageRole, messageText } from './ui/message-text.ts';
 import { applyStoredTheme, toggleTheme } from './ui/theme.ts';
@@ -62,6 +62,8 @@ interface State {
   view: CallView | null;
 }
 const state: State = { loaded: null, result: null, call: 1, view: null };
+/** Set when a history was just loaded: its first result opens at its landing call, not where the last file was. */
+let landing = true;
 
 const client = new FoldClient({
   progress(done, total, phase) {
@@ -117,6 +119,8 @@ function useHistory(loaded: LoadedHistory): void {
   state.loaded = loaded;
   state.result = null;
   state.view = null;
+  state.call = 1;
+  landing = true;
   const parts = [`${loaded.name} · ${loaded.format} · ${loaded.messages.length} messages`];
   if (loaded.source) parts.push(`source ${loaded.source}`);
   if (loaded.license) parts.push(`licence ${loaded.license}`);
@@ -257,7 +261,15 @@ function showResult(): void {
   const settings = currentSettings();
   renderTimeline(ui.timeline, result.calls, settings.ceiling, (call) => selectCall(call));
   renderCostChart(ui.costChart, result.strategies);
-  selectCall(Math.min(Math.max(1, state.call), count), true);
+  const start = landing ? landingCall(result.calls) : state.call;
+  landing = false;
+  selectCall(Math.min(Math.max(1, start), count), true);
+}
+
+/** Where a freshly loaded session opens: its first fold (call 1 has nothing folded yet), or its last call when it never folds. */
+function landingCall(calls: readonly CallSummary[]): number {
+  const firstFold = calls.find((call) => call.epochReason !== null);
+  return firstFold ? firstFold.call : calls.length;
 }
 
 let paintFrame = 0;
@@ -386,7 +398,7 @@ function itemNode(item: ViewItem, loaded: LoadedHistory): HTMLLIElement {
     const message = loaded.messages[item.index];
     const text = messageText(message);
     li.append(
-      element('div', { class: 'item-head' }, element('span', { class: 'role' }, `${messageRole(message)}`), element('button', { type: 'button', class: 'link', 'data-raw': String(item.index), title: 'show in the raw history' }, `raw #${item.index}`), marks, element('span', { class: 'tokens' }, `${formatTokens(item.tokens)} tok`)),
+      element('div', { class: 'item-head' }, element('span', { class: 'role' }, `${messageRole(message)}`), element('button', { type: 'button', class: 'link', 'data-raw': String(item.index), title: 'show in the raw history' }, `raw #${messageNumber(item.index)}`), marks, element('span', { class: 'tokens' }, `${formatTokens(item.tokens)} tok`)),
       element('pre', { class: 'item-text mono' }, text.length > 400 ? `${text.slice(0, 400)}…` : text),
     );
   } else if (item.kind === 'band') {
@@ -489,14 +501,14 @@ function renderBand(item: Extract<ViewItem, { kind: 'band' }>, marks: HTMLElemen
     element(
       'div',
       { class: 'receipt-meta', 'data-testid': 'receipt-meta' },
-      `receipt: call ${receipt.call}, ${receipt.epochReason}${receipt.merged ? ' (merge)' : ''} · messages ${band.messages[0]}–${band.messages[1] - 1} · ${formatTokens(band.tokensBefore)} → ${formatTokens(band.tokensAfter)} tokens · tool calls ${counts.shown} shown, ${counts.clipped} clipped, ${counts.counted} counted · ${band.identifiers.length} identifiers · ${band.rawDigest}`,
+      `receipt: call ${receipt.call}, ${receipt.epochReason}${receipt.merged ? ' (merge)' : ''} · ${messageRange(band.messages[0], band.messages[1])} · ${formatTokens(band.tokensBefore)} → ${formatTokens(band.tokensAfter)} tokens · tool calls ${counts.shown} shown, ${counts.clipped} clipped, ${counts.counted} counted · ${band.identifiers.length} identifiers · ${band.rawDigest}`,
     ),
   );
   const lines = element('ul', { class: 'band-lines' });
   const addLines = (from: number, to: number) => {
     for (let index = from; index < to; index++) {
       const line = band.lines[index];
-      const button = element('button', { type: 'button', class: 'line', 'aria-expanded': 'false', 'data-line': String(index), 'data-kind': line.kind, 'data-message': String(line.messageIndex), title: `from raw message #${line.messageIndex}: click to expand` }, line.text);
+      const button = element('button', { type: 'button', class: 'line', 'aria-expanded': 'false', 'data-line': String(index), 'data-kind': line.kind, 'data-message': String(line.messageIndex), title: `from raw message #${messageNumber(line.messageIndex)}: click to expand` }, line.text);
       lines.append(element('li', {}, button));
     }
   };
@@ -523,7 +535,7 @@ function renderBand(item: Extract<ViewItem, { kind: 'band' }>, marks: HTMLElemen
     const turn = element(
       'div',
       { class: 'raw-turn mono', 'data-testid': 'raw-turn', 'data-index': String(line.messageIndex) },
-      element('div', { class: 'item-head' }, element('span', { class: 'role' }, `raw #${line.messageIndex} ${messageRole(message)}`), element('button', { type: 'button', 'data-raw': String(line.messageIndex) }, 'show in raw history')),
+      element('div', { class: 'item-head' }, element('span', { class: 'role' }, `raw #${messageNumber(line.messageIndex)} ${messageRole(message)}`), element('button', { type: 'button', 'data-raw': String(line.messageIndex) }, 'show in raw history')),
       messageText(message),
     );
     button.after(turn);
@@ -535,7 +547,7 @@ function renderBand(item: Extract<ViewItem, { kind: 'band' }>, marks: HTMLElemen
   if (closet.length) {
     const box = element('div', { class: 'closet', role: 'list', 'aria-label': 'Coordinate Closet' }, element('span', { class: 'muted' }, '⌖ closet'));
     const add = (from: number, to: number) => {
-      for (const identifier of closet.slice(from, to)) box.append(element('button', { type: 'button', role: 'listitem', 'data-raw': String(identifier.messageIndex), title: `${identifier.kind}, from raw message #${identifier.messageIndex}` }, identifier.value));
+      for (const identifier of closet.slice(from, to)) box.append(element('button', { type: 'button', role: 'listitem', 'data-raw': String(identifier.messageIndex), title: `${identifier.kind}, from raw message #${messageNumber(identifier.messageIndex)}` }, identifier.value));
     };
     add(0, CLOSET_SHOWN);
     if (closet.length > CLOSET_SHOWN) {

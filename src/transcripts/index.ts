@@ -2,7 +2,8 @@
  * Transcript readers: the files coding CLIs keep (Claude Code, Codex CLI, Gemini CLI) and plain
  * provider message arrays become provider-shaped histories `FoldSession` reads.
  */
-export { readTranscript } from './read-transcript.ts';
+export { readTranscript, readTranscriptLines } from './read-transcript.ts';
+export { createJsonLinesCollector, type JsonLine, type JsonLinesCollector, type JsonLinesResult } from './json-lines.ts';
 export { readClaudeCodeJsonl } from './read-claude-code.ts';
 export { readCodexRolloutJsonl } from './read-codex-rollout.ts';
 export { readGeminiCliChat } from './read-gemini-cli.ts';

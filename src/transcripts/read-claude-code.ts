@@ -1,6 +1,6 @@
 import type { ProviderMessage } from '../messages/types.ts';
 import { isRecord } from '../text/is-record.ts';
-import { numberField, parseJsonLines, stringField } from './json-lines.ts';
+import { numberField, parseJsonLines, stringField, type JsonLinesResult } from './json-lines.ts';
 import { contentBlocks, mergeAdjacentRoles } from './merge-adjacent.ts';
 import { TranscriptFormatError } from './transcript-format-error.ts';
 import type { RecordedUsage, TranscriptIssue, TranscriptReadResult } from './types.ts';
@@ -26,8 +26,8 @@ export function usageFromAnthropic(usage: Record<string, unknown>): RecordedUsag
  * Code does before each API call. A tool result whose call is not in the file is dropped with an
  * issue, so the history stays valid for the API.
  */
-export function readClaudeCodeJsonl(text: string): TranscriptReadResult {
-  const parsed = parseJsonLines(text);
+export function readClaudeCodeJsonl(text: string | JsonLinesResult): TranscriptReadResult {
+  const parsed = typeof text === 'string' ? parseJsonLines(text) : text;
   if (parsed.nonBlankLines === 0) throw new TranscriptFormatError('claude-code-jsonl', 0, 'the text is empty');
   if (parsed.records.length === 0) throw new TranscriptFormatError('claude-code-jsonl', parsed.issues[0].line, `no line parses as JSON: ${parsed.issues[0].detail}`);
   const issues: TranscriptIssue[] = [...parsed.issues];

@@ -1,6 +1,6 @@
 import type { ProviderMessage } from '../messages/types.ts';
 import { isRecord } from '../text/is-record.ts';
-import { numberField, parseJsonLines, stringField } from './json-lines.ts';
+import { numberField, parseJsonLines, stringField, type JsonLinesResult } from './json-lines.ts';
 import { TranscriptFormatError } from './transcript-format-error.ts';
 import type { RecordedUsage, TranscriptIssue, TranscriptReadResult } from './types.ts';
 
@@ -129,8 +129,8 @@ class ChatBuilder {
  * A `compacted` line replaces what came before, as Codex does. Also reads the older rollout
  * layout (bare items after an `{ id, timestamp, instructions }` line).
  */
-export function readCodexRolloutJsonl(text: string): TranscriptReadResult {
-  const parsed = parseJsonLines(text);
+export function readCodexRolloutJsonl(text: string | JsonLinesResult): TranscriptReadResult {
+  const parsed = typeof text === 'string' ? parseJsonLines(text) : text;
   if (parsed.nonBlankLines === 0) throw new TranscriptFormatError('codex-rollout-jsonl', 0, 'the text is empty');
   if (parsed.records.length === 0) throw new TranscriptFormatError('codex-rollout-jsonl', parsed.issues[0].line, `no line parses as JSON: ${parsed.issues[0].detail}`);
   const issues: TranscriptIssue[] = [...parsed.issues];

@@ -1,6 +1,6 @@
 import type { ProviderMessage } from '../messages/types.ts';
 import { isRecord } from '../text/is-record.ts';
-import { numberField, parseJsonLines, stringField, type JsonLine } from './json-lines.ts';
+import { numberField, parseJsonLines, stringField, type JsonLine, type JsonLinesResult } from './json-lines.ts';
 import { mergeAdjacentRoles } from './merge-adjacent.ts';
 import { TranscriptFormatError } from './transcript-format-error.ts';
 import type { RecordedUsage, TranscriptIssue, TranscriptReadResult } from './types.ts';
@@ -103,12 +103,12 @@ function replayJsonl(lines: readonly JsonLine[], issues: TranscriptIssue[]): Gem
  * with a `functionCall` per tool call, followed by a user turn with the `functionResponse`s.
  * `info`, `error` and `warning` records and thoughts never reach the model and are left out.
  */
-export function readGeminiCliChat(text: string): TranscriptReadResult {
-  const trimmed = text.trim();
+export function readGeminiCliChat(text: string | JsonLinesResult): TranscriptReadResult {
+  const trimmed = typeof text === 'string' ? text.trim() : undefined;
   if (trimmed === '') throw new TranscriptFormatError('gemini-cli', 0, 'the text is empty');
   let whole: unknown;
   let isJson = false;
-  if (trimmed.startsWith('{')) {
+  if (trimmed?.startsWith('{')) {
     try {
       whole = JSON.parse(trimmed);
       isJson = isRecord(whole) && Array.isArray(whole.messages);
@@ -127,7 +127,7 @@ export function readGeminiCliChat(text: string): TranscriptReadResult {
       else issues.push({ line: 0, kind: isRecord(record) ? 'unknown-record' : 'invalid-record', recordType: isRecord(record) ? stringField(record, 'type') : undefined, detail: `messages[${index}] is not a Gemini CLI message record` });
     });
   } else {
-    const parsed = parseJsonLines(text);
+    const parsed = typeof text === 'string' ? parseJsonLines(text) : text;
     if (parsed.records.length === 0) throw new TranscriptFormatError('gemini-cli-jsonl', parsed.issues[0].line, `no line parses as JSON: ${parsed.issues[0].detail}`);
     issues.push(...parsed.issues);
     const replayed = replayJsonl(parsed.records, issues);

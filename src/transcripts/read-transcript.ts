@@ -1,5 +1,5 @@
 import { isRecord } from '../text/is-record.ts';
-import { parseJsonLines } from './json-lines.ts';
+import { parseJsonLines, type JsonLinesResult } from './json-lines.ts';
 import { readClaudeCodeJsonl } from './read-claude-code.ts';
 import { CODEX_LINE_TYPES, CODEX_MESSAGE_ITEMS, readCodexRolloutJsonl } from './read-codex-rollout.ts';
 import { GEMINI_CLI_MESSAGE_TYPES, readGeminiCliChat } from './read-gemini-cli.ts';
@@ -65,7 +65,15 @@ export function readTranscript(text: string, options: ReadTranscriptOptions = {}
       // A one-line JSONL file parses whole too; fall through to the JSONL readers.
     }
   }
-  const parsed = parseJsonLines(text);
+  return readTranscriptLines(parseJsonLines(text), options);
+}
+
+/**
+ * `readTranscript` for a JSONL file already split into parsed lines (`createJsonLinesCollector`),
+ * so a large file can be streamed line by line instead of held whole as one string.
+ */
+export function readTranscriptLines(parsed: JsonLinesResult, options: ReadTranscriptOptions = {}): TranscriptReadResult {
+  if (parsed.nonBlankLines === 0) throw new TranscriptFormatError('unknown', 0, 'the text is empty');
   if (parsed.records.length === 0) throw new TranscriptFormatError('unknown', parsed.issues[0].line, `no line parses as JSON: ${parsed.issues[0].detail}`);
   const votes: Record<JsonlFormat, number> = { claude: 0, codex: 0, gemini: 0 };
   for (const { value } of parsed.records.slice(0, DETECTION_RECORDS)) {
@@ -80,7 +88,7 @@ export function readTranscript(text: string, options: ReadTranscriptOptions = {}
     const keys = isRecord(first.value) ? JSON.stringify(Object.keys(first.value).slice(0, 8)) : typeof first.value;
     throw new TranscriptFormatError('unknown', first.line, `no known transcript format: the first record has ${keys}; expected Claude Code, Codex CLI or Gemini CLI records, or a message array`);
   }
-  if (best === 'claude') return readClaudeCodeJsonl(text);
-  if (best === 'codex') return readCodexRolloutJsonl(text);
-  return readGeminiCliChat(text);
+  if (best === 'claude') return readClaudeCodeJsonl(parsed);
+  if (best === 'codex') return readCodexRolloutJsonl(parsed);
+  return readGeminiCliChat(parsed);
 }

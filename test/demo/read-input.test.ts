@@ -33,7 +33,7 @@ describe('readInput', () => {
 
   it.each([
     ['truncated JSON', 'cut.json', '{"messages": [{"role": "user", "content": "hi"}', 'line 1'],
-    ['an orphan tool result', 'orphan.json', JSON.stringify([{ role: 'user', content: 'hi' }, { role: 'tool', tool_call_id: 'x', content: 'orphan' }]), 'message 1'],
+    ['an orphan tool result', 'orphan.json', JSON.stringify([{ role: 'user', content: 'hi' }, { role: 'tool', tool_call_id: 'x', content: 'orphan' }]), 'message 2'],
     ['plain text', 'notes.txt', 'hello world', 'line 1'],
     ['an empty file', 'empty.json', '  \n', 'empty.json'],
   ])('refuses %s, naming where', async (_, name, text, where) => {

@@ -94,6 +94,12 @@ describe('the packed tarball', () => {
     const paths = packed.files.map((file) => file.path);
     for (const path of ['dist/index.js', 'dist/types/index.d.ts', 'dist/tokens.js', 'LICENSE', 'README.md', 'package.json']) expect(paths).toContain(path);
     expect(paths.filter((path) => /^(src|test|bench|examples|scripts)\//.test(path))).toEqual([]);
+    // the bin and the inspector it serves; no prepare script for npm to flag on install
+    for (const path of ['dist/cli.js', 'dist-inspector/index.html']) expect(paths).toContain(path);
+    const installed = JSON.parse(readFileSync(join(consumer(), 'node_modules/warpfold/package.json'), 'utf8')) as { scripts: Record<string, string>; bin: Record<string, string> };
+    expect(installed.scripts.prepare).toBeUndefined();
+    expect(installed.bin).toEqual({ warpfold: './dist/cli.js' });
+    expect(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).toContain('"prepare": "npm run build"');
     const manifest = JSON.parse(readFileSync(join(consumer(), 'node_modules/warpfold/package.json'), 'utf8')) as {
       exports: Record<string, string | { types: string; import: string }>;
       dependencies?: Record<string, string>;

@@ -7,6 +7,7 @@
 import { detectTurns } from '../../../src/fold/index.ts';
 import { FoldInputError, type ProviderMessage } from '../../../src/index.ts';
 import { readTranscript, TranscriptFormatError, type TranscriptIssue } from '../../../src/transcripts/index.ts';
+import { messageNumber } from '../ui/dom.ts';
 
 export class InputError extends Error {
   override readonly name = 'InputError';
@@ -59,7 +60,7 @@ export async function readInput(text: string, name = 'pasted text'): Promise<Loa
     // the library's own reading of the history: roles, block shapes, pairing
     detectTurns(read.messages);
   } catch (error) {
-    if (error instanceof FoldInputError) throw new InputError(error.messageIndex < 0 ? name : `message ${error.messageIndex}`, error.problem);
+    if (error instanceof FoldInputError) throw new InputError(error.messageIndex < 0 ? name : `message ${messageNumber(error.messageIndex)}`, error.problem);
     throw error;
   }
   return { messages: read.messages, format: read.format, name, notes: read.issues.map(describeIssue), ...corpusFields(trimmed) };

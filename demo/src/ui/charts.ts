@@ -21,14 +21,37 @@ function prepare(canvas: HTMLCanvasElement): { context: CanvasRenderingContext2D
 
 const color = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
 
+/** The view and the ceiling fill at least this share of the chart, however long the raw history grows. */
+const VIEW_HEADROOM = 1.4;
+
+/**
+ * The timeline's vertical scale: the raw history when it stays within twice the view's scale;
+ * otherwise the view's (ceiling and view with headroom), the raw bars clipped at the top, so a
+ * 137k-token session does not squash the ceiling and the view into a line at the bottom.
+ */
+export function timelineScale(calls: readonly Pick<CallSummary, 'rawTokens' | 'viewTokens'>[], ceiling: number): { top: number; rawClipped: boolean } {
+  let view = ceiling;
+  let raw = 0;
+  for (const call of calls) {
+    view = Math.max(view, call.viewTokens);
+    raw = Math.max(raw, call.rawTokens);
+  }
+  const viewTop = view * VIEW_HEADROOM;
+  if (raw * 1.05 > viewTop * 2) return { top: viewTop, rawClipped: true };
+  return { top: Math.max(viewTop, raw * 1.05), rawClipped: false };
+}
+
 export function renderTimeline(canvas: HTMLCanvasElement, calls: readonly CallSummary[], ceiling: number, onPick: (call: number) => void): void {
   const { context, width, height } = prepare(canvas);
   const count = Math.max(1, calls.length);
   const step = width / count;
-  const top = Math.max(ceiling, ...calls.map((call) => Math.max(call.rawTokens, call.viewTokens))) * 1.05;
-  const y = (tokens: number) => height - (tokens / top) * (height - MARK_BAND);
+  const { top, rawClipped } = timelineScale(calls, ceiling);
+  // raw bars above the scale are drawn to its top: what they reach is said in a label instead
+  const y = (tokens: number) => height - (Math.min(tokens, top) / top) * (height - MARK_BAND);
   context.fillStyle = color('--raw');
   calls.forEach((call, i) => context.fillRect(i * step, y(call.rawTokens), Math.max(step, 0.5), height - y(call.rawTokens)));
+  canvas.dataset.ceilingHeight = ((height - y(ceiling)) / height).toFixed(3);
+  canvas.dataset.rawClipped = String(rawClipped);
   context.fillStyle = color('--view');
   calls.forEach((call, i) => context.fillRect(i * step + step * 0.1, y(call.viewTokens), Math.max(step * 0.8, 0.5), height - y(call.viewTokens)));
   context.strokeStyle = color('--ceiling');
@@ -52,6 +75,14 @@ export function renderTimeline(canvas: HTMLCanvasElement, calls: readonly CallSu
       context.fillRect(x + step * 0.25, 11, Math.max(step * 0.5, 0.8), 3);
     }
   });
+  if (rawClipped) {
+    const peak = Math.max(...calls.map((call) => call.rawTokens));
+    context.fillStyle = color('--muted');
+    context.font = '11px system-ui, sans-serif';
+    context.textAlign = 'right';
+    context.fillText(`raw history above the scale: up to ${Math.round(peak).toLocaleString('en-US')} tokens ↑`, width - 6, MARK_BAND + 12);
+    context.textAlign = 'left';
+  }
   const epochs = calls.filter((call) => call.epochReason).length;
   canvas.setAttribute('aria-label', `Prompt size of ${calls.length} calls against a ${ceiling.toLocaleString('en-US')}-token ceiling; ${epochs} epochs, ${calls.filter((call) => call.cacheHot).length} cache-hot calls`);
   canvas.onclick = (event) => {

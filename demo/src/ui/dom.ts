@@ -12,3 +12,12 @@ export function clear(node: Element): void {
 
 export const formatTokens = (tokens: number | undefined): string => (tokens === undefined ? '–' : Math.round(tokens).toLocaleString('en-US'));
 export const formatCost = (dollars: number | undefined): string => (dollars === undefined ? '–' : dollars.toFixed(4));
+
+/**
+ * The number a person reads for a raw message: from 1, as the fold header written into the view
+ * (`[warpfold fold · messages 3–108 …]`) counts. Indexes stay 0-based in code and data attributes.
+ */
+export const messageNumber = (index: number): number => index + 1;
+
+/** "messages 3–108" for the raw messages [start, end), numbered as `messageNumber`. */
+export const messageRange = (start: number, end: number): string => `messages ${messageNumber(start)}–${end}`;

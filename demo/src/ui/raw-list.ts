@@ -4,7 +4,8 @@
  * ("show in raw history") opens in full in the detail box above the list.
  */
 import type { ProviderMessage } from '../../../src/index.ts';
-import { clear, element } from './dom.ts';
+import { clipText } from './clip-text.ts';
+import { clear, element, messageNumber } from './dom.ts';
 import { messageRole, messageText } from './message-text.ts';
 
 /** Row height in px: a role line and one line of text. */
@@ -82,7 +83,7 @@ export class RawList {
     const message = this.messages[index];
     clear(this.detail);
     this.detail.append(
-      element('div', { class: 'item-head' }, element('span', { class: 'role' }, `#${index} ${messageRole(message)}`), element('button', { type: 'button', class: 'close', 'aria-label': 'Close the message' }, '×')),
+      element('div', { class: 'item-head' }, element('span', { class: 'role' }, `#${messageNumber(index)} ${messageRole(message)}`), element('button', { type: 'button', class: 'close', 'aria-label': 'Close the message' }, '×')),
       element('pre', { class: 'mono', 'data-testid': 'raw-detail', 'data-index': String(index) }, messageText(message)),
     );
     (this.detail.querySelector('button.close') as HTMLButtonElement).onclick = () => (this.detail.hidden = true);
@@ -93,7 +94,7 @@ export class RawList {
     let text = this.previews[index];
     if (text === undefined) {
       const full = messageText(this.messages[index]);
-      text = this.previews[index] = full.length > 300 ? full.slice(0, 300) : full;
+      text = this.previews[index] = clipText(full, 300);
     }
     return text;
   }
@@ -121,7 +122,7 @@ export class RawList {
       const row = element(
         'button',
         { type: 'button', class: 'raw-row', id: `raw-${index}`, 'data-index': String(index), style: `top: ${index * ROW}px` },
-        element('span', { class: 'item-head' }, element('span', { class: 'role' }, `#${index} ${messageRole(message)}`)),
+        element('span', { class: 'item-head' }, element('span', { class: 'role' }, `#${messageNumber(index)} ${messageRole(message)}`)),
         element('span', { class: 'raw-preview mono' }, this.preview(index)),
       );
       row.onclick = () => this.open(index);

@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { integerOption, parseCommandArguments } from './arguments.ts';
+import type { CliOutput } from './cli-output.ts';
+import { INSPECT_HELP } from './help-texts.ts';
+import { inspectorFolder, startInspectorServer } from './inspector-server.ts';
+import { EXIT_FILE_FAILED, EXIT_OK, UsageError } from './usage-error.ts';
+
+/** Opens `url` in the default browser; best-effort, a failure is only said. */
+function openBrowser(url: string, output: CliOutput): void {
+  const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  try {
+    const child = spawn(command, [url], { stdio: 'ignore', detached: true });
+    child.on('error', () => output.warn(`could not run ${command}; open ${url} yourself`));
+    child.unref();
+  } catch {
+    output.warn(`could not run ${command}; open ${url} yourself`);
+  }
+}
+
+/** `warpfold inspect`: the inspector on 127.0.0.1 with one local file loaded; runs until interrupted. */
+export async function inspectCommand(args: readonly string[], output: CliOutput, signal?: AbortSignal): Promise<number> {
+  const { values, positionals } = parseCommandArguments('inspect', args, { port: { type: 'string' }, open: { type: 'boolean' } });
+  if (values.help) {
+    output.stdout.write(INSPECT_HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name one transcript FILE' : `inspect takes one FILE, got ${positionals.length}`, 'inspect');
+  const port = integerOption('inspect', 'port', values.port, 0);
+  if (port !== undefined && port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`, 'inspect');
+  const file = resolve(positionals[0]);
+  try {
+    accessSync(file, constants.R_OK);
+    if (!statSync(file).isFile()) throw new Error('not a file');
+  } catch (error) {
+    output.warn(`${positionals[0]}: cannot read: ${(error as Error).message}`);
+    return EXIT_FILE_FAILED;
+  }
+  const folder = inspectorFolder();
+  if (!existsSync(join(folder, 'index.html'))) {
+    output.warn(`the built inspector is missing at ${folder} (run npm run build:inspector in a checkout, or set WARPFOLD_INSPECTOR_DIR)`);
+    return EXIT_FILE_FAILED;
+  }
+  let server;
+  try {
+    server = await startInspectorServer(file, folder, port);
+  } catch (error) {
+    output.warn(`cannot listen on 127.0.0.1${port ? `:${port}` : ''}: ${(error as Error).message}`);
+    return EXIT_FILE_FAILED;
+  }
+  output.stdout.write(`${server.url}\n`);
+  output.warn('serving the inspector on 127.0.0.1 only; press Ctrl-C to stop');
+  if (values.open) openBrowser(server.url, output);
+  await new Promise<void>((resolvePromise) => {
+    const stop = () => resolvePromise();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+  await server.close();
+  return EXIT_OK;
+}
