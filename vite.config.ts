@@ -23,6 +23,7 @@ export default defineConfig({
         'task-rail': entry('src/task-rail/index.ts'),
         recall: entry('src/recall/index.ts'),
         tokens: entry('src/tokens/index.ts'),
+        storage: entry('src/storage/index.ts'),
         'storage-memory': entry('src/storage/memory.ts'),
         'storage-durable-object': entry('src/storage/durable-object.ts'),
         transcripts: entry('src/transcripts/index.ts'),

@@ -1,4 +1,4 @@
-import { SessionConflictError, type JsonValue, type SessionStore } from '../src/storage/durable-object.ts';
+import { SessionConflictError, type JsonValue, type SessionStore } from '../src/storage/index.ts';
 import { ApiError } from './api-error.ts';
 import { readSessionRecord, type SessionRecord } from './session-record.ts';
 

@@ -1,7 +1,8 @@
 import { DurableObject } from 'cloudflare:workers';
 import { recordEpisodes, type Episode, type RecordEpisodesResult } from '../src/episodes/index.ts';
 import { restoreTaskRail, serializeTaskRail, type SerializedTaskRail } from '../src/task-rail/index.ts';
-import { createDurableObjectStore, type WarpfoldStorage } from '../src/storage/durable-object.ts';
+import { createDurableObjectStore } from '../src/storage/durable-object.ts';
+import { type WarpfoldStorage } from '../src/storage/index.ts';
 import { ApiError, settleRpc, type RpcResult } from './api-error.ts';
 import { pageOf, type EpisodeCursor } from './episode-page.ts';
 import { logEvent } from './log-event.ts';

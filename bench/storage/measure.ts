@@ -2,7 +2,7 @@
 // Each phase is its own function so a runtime whose clock does not move during compute (workerd)
 // can run one phase per request and be timed from outside.
 import type { Episode } from '../../src/episodes/types.ts';
-import type { JsonValue, WarpfoldStorage } from '../../src/storage/memory.ts';
+import type { JsonValue, WarpfoldStorage } from '../../src/storage/index.ts';
 import { STORAGE_BENCH_BATCH, STORAGE_BENCH_RECALL_LIMIT, STORAGE_BENCH_SESSION_ROUNDS } from './settings.ts';
 
 export interface StorageMeasurement {

@@ -3,7 +3,7 @@
 // Pure module (no node:*), bundled as is into the Chromium page and the workerd worker.
 import type { Episode, EpisodeFile } from '../../src/episodes/types.ts';
 import { FoldSession, type ProviderMessage } from '../../src/index.ts';
-import type { JsonValue } from '../../src/storage/memory.ts';
+import type { JsonValue } from '../../src/storage/index.ts';
 import { countTokens } from '../../src/tokens/index.ts';
 import { noiseSource } from '../../test/helpers/workloads/seeded-random.ts';
 import { sessionOpening, syntheticTurn } from '../../test/helpers/workloads/synthetic-session.ts';

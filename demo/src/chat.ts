@@ -6,7 +6,8 @@
  * without one it replays a recorded Claude Code session, call by call.
  */
 import { FoldSession, type ProviderMessage } from '../../src/index.ts';
-import { createIndexedDbStore, type IndexedDbStorage, type JsonValue } from '../../src/storage/indexeddb.ts';
+import { createIndexedDbStore, type IndexedDbStorage } from '../../src/storage/indexeddb.ts';
+import { type JsonValue } from '../../src/storage/index.ts';
 import { readTranscript } from '../../src/transcripts/index.ts';
 import { markAnthropicBreakpoints, type AnthropicRequest } from './chat/breakpoints.ts';
 import { clear, element, formatTokens, messageNumber } from './ui/dom.ts';

@@ -14,9 +14,6 @@ import { createStorage } from './create-storage.ts';
 import { durableObjectDriver, type DurableObjectSqlStorage } from './drivers/durable-object.ts';
 import type { StorageOptions, WarpfoldStorage } from './storage-types.ts';
 
-export type { JsonValue, RailStore, SavedSession, SaveSessionOptions, SessionStore, StorageOptions, StoredSession, WarpfoldStorage } from './storage-types.ts';
-export { CorruptRecordError, IndexedDbUnavailableError, KeyTooLongError, SessionConflictError, StorageError, StorageInputError, StorageQuotaError, UpgradeBlockedError, ValueTooLargeError, type CorruptReason, type RecordKind, type StorageErrorCode } from './storage-errors.ts';
-export { STORAGE_RECORD_VERSION } from './record-format.ts';
 export { DURABLE_OBJECT_SCHEMA_VERSION, durableObjectDriver, type DurableObjectSqlStorage } from './drivers/durable-object.ts';
 
 export function createDurableObjectStore(storage: DurableObjectSqlStorage, options?: StorageOptions): WarpfoldStorage {

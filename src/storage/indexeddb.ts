@@ -17,9 +17,6 @@ import { indexedDbDriver } from './drivers/indexeddb.ts';
 import { StorageInputError } from './storage-errors.ts';
 import type { StorageOptions, WarpfoldStorage } from './storage-types.ts';
 
-export type { JsonValue, RailStore, SavedSession, SaveSessionOptions, SessionStore, StorageOptions, StoredSession, WarpfoldStorage } from './storage-types.ts';
-export { CorruptRecordError, IndexedDbUnavailableError, KeyTooLongError, SessionConflictError, StorageError, StorageInputError, StorageQuotaError, UpgradeBlockedError, ValueTooLargeError, type CorruptReason, type RecordKind, type StorageErrorCode } from './storage-errors.ts';
-export { STORAGE_RECORD_VERSION } from './record-format.ts';
 export { INDEXEDDB_SCHEMA_VERSION } from './drivers/indexeddb-upgrade.ts';
 export { indexedDbDriver } from './drivers/indexeddb.ts';
 

@@ -32,9 +32,6 @@ import { createStorage } from './create-storage.ts';
 import { kvDriver, type KvNamespaceLike } from './drivers/kv.ts';
 import type { StorageOptions, WarpfoldStorage } from './storage-types.ts';
 
-export type { JsonValue, RailStore, SavedSession, SaveSessionOptions, SessionStore, StorageOptions, StoredSession, WarpfoldStorage } from './storage-types.ts';
-export { CorruptRecordError, IndexedDbUnavailableError, KeyTooLongError, SessionConflictError, StorageError, StorageInputError, StorageQuotaError, UpgradeBlockedError, ValueTooLargeError, type CorruptReason, type RecordKind, type StorageErrorCode } from './storage-errors.ts';
-export { STORAGE_RECORD_VERSION } from './record-format.ts';
 export { KV_LIST_PAGE_SIZE, KV_MAX_KEY_BYTES, KV_MAX_VALUE_BYTES } from './kv-limits.ts';
 export { kvDriver, type KvNamespaceLike } from './drivers/kv.ts';
 

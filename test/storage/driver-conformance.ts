@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import type { StorageDriver } from '../../src/storage/memory.ts';
+import type { StorageDriver } from '../../src/storage/index.ts';
 
 /**
  * The driver contract, under `createStorage`: get, list by prefix, an atomic update and an ordered

@@ -1,6 +1,7 @@
 import { openDB, type IDBPDatabase } from 'idb';
 import { describe, it, expect } from 'vitest';
-import { createIndexedDbStore, indexedDbDriver, INDEXEDDB_SCHEMA_VERSION, SessionConflictError, UpgradeBlockedError, type CorruptRecordError, type RecordKind } from '../../src/storage/indexeddb.ts';
+import { createIndexedDbStore, indexedDbDriver, INDEXEDDB_SCHEMA_VERSION } from '../../src/storage/indexeddb.ts';
+import { SessionConflictError, UpgradeBlockedError, type CorruptRecordError, type RecordKind } from '../../src/storage/index.ts';
 import type { Episode } from '../../src/episodes/index.ts';
 import { makeEpisode } from '../episodes/fixtures.ts';
 import { runStorageConformance } from './storage-conformance.ts';

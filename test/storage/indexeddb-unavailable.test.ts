@@ -1,4 +1,5 @@
 import { describe, it, expect } from 'vitest';
+import { IndexedDbUnavailableError } from '../../src/storage/index.ts';
 
 // No fake-indexeddb here: this file checks what happens where there is no IndexedDB at all.
 describe('indexeddb store without IndexedDB', () => {
@@ -15,7 +16,7 @@ describe('indexeddb store without IndexedDB', () => {
       const module = await import('../../src/storage/indexeddb.ts');
       const store = module.createIndexedDbStore({ name: 'never-opened' });
       expect(touched).toBe(0);
-      await expect(store.sessions.load('s1')).rejects.toBeInstanceOf(module.IndexedDbUnavailableError);
+      await expect(store.sessions.load('s1')).rejects.toBeInstanceOf(IndexedDbUnavailableError);
       await expect(store.episodes.list()).rejects.toMatchObject({ code: 'indexeddb-unavailable' });
       expect(touched).toBeGreaterThan(0);
     } finally {
@@ -33,7 +34,7 @@ describe('indexeddb store without IndexedDB', () => {
       },
     });
     try {
-      const { createIndexedDbStore, IndexedDbUnavailableError } = await import('../../src/storage/indexeddb.ts');
+      const { createIndexedDbStore } = await import('../../src/storage/indexeddb.ts');
       await expect(createIndexedDbStore({ name: 'private-mode' }).sessions.list()).rejects.toBeInstanceOf(IndexedDbUnavailableError);
     } finally {
       delete (globalThis as { indexedDB?: unknown }).indexedDB;

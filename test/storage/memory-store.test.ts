@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { createMemoryStore, createStorage, memoryDriver, StorageError, STORAGE_SCHEMA_VERSION, type CorruptRecordError, type StorageDriver } from '../../src/storage/memory.ts';
+import { createMemoryStore, memoryDriver } from '../../src/storage/memory.ts';
+import { createStorage, StorageError, STORAGE_SCHEMA_VERSION, type CorruptRecordError, type StorageDriver } from '../../src/storage/index.ts';
 import { makeEpisode } from '../episodes/fixtures.ts';
 import { runDriverConformance } from './driver-conformance.ts';
 import { runStorageConformance } from './storage-conformance.ts';

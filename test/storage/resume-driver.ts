@@ -6,7 +6,7 @@
  */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { FoldSession, type FoldOutcome, type ProviderMessage, type SavedFoldSession } from '../../src/index.ts';
-import type { JsonValue } from '../../src/storage/memory.ts';
+import type { JsonValue } from '../../src/storage/index.ts';
 import { preparePoints } from '../helpers/drive.ts';
 
 export const RESUME_CEILING_TOKENS = 4_000;

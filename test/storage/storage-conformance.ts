@@ -3,7 +3,7 @@ import { runEpisodeStoreConformance } from '../episodes/episode-store-conformanc
 import { makeEpisode } from '../episodes/fixtures.ts';
 import type { Episode } from '../../src/episodes/index.ts';
 import { serializeTaskRail, shoot, startTaskRail, type TaskRail } from '../../src/task-rail/index.ts';
-import { CorruptRecordError, SessionConflictError, StorageInputError, type JsonValue, type RecordKind, type StorageOptions, type WarpfoldStorage } from '../../src/storage/memory.ts';
+import { CorruptRecordError, SessionConflictError, StorageInputError, type JsonValue, type RecordKind, type StorageOptions, type WarpfoldStorage } from '../../src/storage/index.ts';
 
 /** What a backend's test file hands the suite. */
 export interface StorageHarness {

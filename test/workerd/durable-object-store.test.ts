@@ -1,10 +1,11 @@
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, it, expect } from 'vitest';
-import { createDurableObjectStore, DURABLE_OBJECT_SCHEMA_VERSION, durableObjectDriver, type CorruptRecordError, type StorageOptions, type WarpfoldStorage } from '../../src/storage/durable-object.ts';
+import { createDurableObjectStore, DURABLE_OBJECT_SCHEMA_VERSION, durableObjectDriver } from '../../src/storage/durable-object.ts';
+import { type CorruptRecordError, type StorageOptions, type WarpfoldStorage } from '../../src/storage/index.ts';
 import { runStorageConformance } from '../storage/storage-conformance.ts';
 import { runDriverConformance } from '../storage/driver-conformance.ts';
-import type { StorageDriver } from '../../src/storage/memory.ts';
+import type { StorageDriver } from '../../src/storage/index.ts';
 import { makeEpisode } from '../episodes/fixtures.ts';
 import type { Episode } from '../../src/episodes/index.ts';
 import { loadTables, type TablesDump } from '../storage/fixtures/durable-object-dump.ts';

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, it, expect } from 'vitest';
-import { createKvStore, kvDriver, KeyTooLongError, KV_LIST_PAGE_SIZE, KV_MAX_VALUE_BYTES, ValueTooLargeError } from '../../src/storage/kv.ts';
+import { createKvStore, kvDriver, KV_LIST_PAGE_SIZE, KV_MAX_VALUE_BYTES } from '../../src/storage/kv.ts';
+import { KeyTooLongError, ValueTooLargeError } from '../../src/storage/index.ts';
 import { makeEpisode } from '../episodes/fixtures.ts';
 import { runStorageConformance } from '../storage/storage-conformance.ts';
 import { runDriverConformance } from '../storage/driver-conformance.ts';
