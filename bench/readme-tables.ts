@@ -16,7 +16,7 @@ import { scenarioTable, type ScenarioReport } from './scenario.ts';
 
 export const START_MARKER = '<!-- bench:start -->';
 export const END_MARKER = '<!-- bench:end -->';
-const DEFAULT_README = fileURLToPath(new URL('../README.md', import.meta.url));
+const DEFAULT_README = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 
 function readReport<T>(directory: string, name: string): T | null {
   const path = join(directory, `${name}.json`);

@@ -23,7 +23,7 @@ import { measureSessionHeap, type SessionHeapRow } from './scale/session-heap.ts
 import { sessionOpening, syntheticTurn } from '../test/helpers/workloads/synthetic-session.ts';
 import { HUGE_STEP_SHAPES, hugeStep, type HugeStepShape } from '../test/helpers/workloads/huge-step.ts';
 import { createMessageTokenCounter, resetSharedTokenMemo } from '../src/baselines/message-tokens.ts';
-import { LONG_HISTORY_CALLS, longHistory } from './scale/long-history.ts';
+import { LONG_HISTORY_CALLS, longHistory } from '../test/helpers/workloads/long-history.ts';
 import { selectStrategies, type EngineSource } from './strategies/registry.ts';
 import type { BaselineMessage, StrategyDefinition } from '../src/baselines/types.ts';
 

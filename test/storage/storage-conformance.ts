@@ -187,7 +187,7 @@ export function runStorageConformance(name: string, harness: StorageHarness): vo
       const { storage } = await open(harness);
       const good = makeEpisode({ start: 0, files: [{ path: 'src/a.ts', how: 'read' }] });
       await expect(storage.episodes.put([good, { ...good, id: '' }])).rejects.toMatchObject({ code: 'invalid-input', field: 'episode.id' });
-      await expect(storage.episodes.put([good, { ...good, id: 'ep-2', outcome: 'won' as 'open' }])).rejects.toMatchObject({ code: 'invalid-input', field: 'episode' });
+      await expect(storage.episodes.put([good, { ...good, id: 'ep-2', outcome: 'won' as 'open' }])).rejects.toMatchObject({ code: 'invalid-input', field: 'episode.outcome' });
       await expect(storage.episodes.put([good, null as unknown as Episode])).rejects.toBeInstanceOf(StorageInputError);
       await expect(storage.episodes.findByPaths(['src/a.ts'], { limit: -1 })).rejects.toMatchObject({ code: 'invalid-input', field: 'options.limit' });
       expect(await storage.episodes.list()).toEqual([]);

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countTokens as countWithGptTokenizer, DEFAULT_MERGE_CACHE_SIZE } from 'gpt-tokenizer/encoding/o200k_base';
 import { countTokens, createTokenCounter } from '../../src/tokens/index.ts';
-import { longHistory } from '../../bench/scale/long-history.ts';
+import { longHistory } from '../helpers/workloads/long-history.ts';
 
 describe('countTokens', () => {
   it('counts o200k_base tokens exactly', () => {

@@ -30,11 +30,15 @@ export async function inspectCommand(args: readonly string[], output: CliOutput,
   const port = integerOption('inspect', 'port', values.port, 0);
   if (port !== undefined && port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`, 'inspect');
   const file = resolve(positionals[0]);
+  let problem: string | undefined;
   try {
     accessSync(file, constants.R_OK);
-    if (!statSync(file).isFile()) throw new Error('not a file');
+    if (!statSync(file).isFile()) problem = 'not a file';
   } catch (error) {
-    output.warn(`${positionals[0]}: cannot read: ${(error as Error).message}`);
+    problem = (error as Error).message;
+  }
+  if (problem !== undefined) {
+    output.warn(`${positionals[0]}: cannot read: ${problem}`);
     return EXIT_FILE_FAILED;
   }
   const folder = inspectorFolder();

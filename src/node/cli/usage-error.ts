@@ -1,11 +1,13 @@
+import { WarpfoldError } from '../../errors.ts';
+
 /** Bad command-line usage: an unknown option, a missing argument, a value out of range. Exit code 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
+export class UsageError extends WarpfoldError {
+  static override readonly errorName: string = 'UsageError';
   /** The subcommand whose help to point at, when there is one. */
   readonly command: string | undefined;
 
   constructor(message: string, command?: string) {
-    super(message);
+    super('invalid-option', message, command === undefined ? {} : { field: command });
     this.command = command;
   }
 }

@@ -2,8 +2,8 @@
 // session, or a host attaching warpfold late, passes to its first prepare(). Steps of one tool
 // call (bash, read_file, edit_file or grep, with a command and a path) and its result of 40–80
 // words, a user message every 8 steps, agent text on every third call and after every fifth step.
-import { noiseSource } from '../../test/helpers/workloads/seeded-random.ts';
-import type { BaselineMessage } from '../../src/baselines/types.ts';
+import { noiseSource } from './seeded-random.ts';
+import type { BaselineMessage } from '../../../src/baselines/types.ts';
 
 /** Calls the bench makes over one long history. */
 export const LONG_HISTORY_CALLS = 6;
