@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Minified size each entry stays under: a few helpers, no engine code (the OpenAI entry holds the chat and Responses helpers both). */
-const HOOK_BUNDLE_LIMIT_BYTES: Record<string, number> = { 'src/providers/ai-sdk/index.ts': 3_000, 'src/providers/openai/index.ts': 5_000 };
+/** Minified size each entry stays under: a few helpers, no engine code (the OpenAI entry holds the chat and Responses helpers both, and ProviderInputError brings the WarpfoldError root). */
+const HOOK_BUNDLE_LIMIT_BYTES: Record<string, number> = { 'src/providers/ai-sdk/index.ts': 3_000, 'src/providers/openai/index.ts': 5_500 };
 
 describe.each(Object.keys(HOOK_BUNDLE_LIMIT_BYTES))('%s', (entry) => {
   it('bundles without the engine or a provider SDK', async () => {
