@@ -67,7 +67,13 @@ export default defineConfig({
         plugins: [
           cloudflareTest({
             wrangler: { configPath: './wrangler.toml' },
-            miniflare: { bindings: { WARPFOLD_TOKENS: JSON.stringify(workerTestTokens), WARPFOLD_BENCH_HOOKS: '1', RATE_LIMIT_REQUESTS: '100000' } },
+            miniflare: {
+              bindings: {
+                WARPFOLD_TOKENS: JSON.stringify(workerTestTokens),
+                WARPFOLD_BENCH_HOOKS: '1',
+                RATE_LIMIT_REQUESTS: '100000',
+              },
+            },
           }),
         ],
         test: {

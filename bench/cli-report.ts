@@ -60,17 +60,25 @@ async function main(): Promise<void> {
     const packageRoot = join(REPO_ROOT, 'node_modules/.cache/warpfold-cli-bench');
     rmSync(packageRoot, { recursive: true, force: true });
     mkdirSync(packageRoot, { recursive: true });
-    await build({ configFile: join(REPO_ROOT, 'vite.config.ts'), logLevel: 'warn', build: { outDir: join(packageRoot, 'dist'), emptyOutDir: true } });
+    await build({
+      configFile: join(REPO_ROOT, 'vite.config.ts'),
+      logLevel: 'warn',
+      build: { outDir: join(packageRoot, 'dist'), emptyOutDir: true },
+    });
     cpSync(join(REPO_ROOT, 'package.json'), join(packageRoot, 'package.json'));
 
     const session = join(work, '5e55a0c1-7d2b-4f3e-9a61-0b1c2d3e4f50.jsonl');
     const writing = performance.now();
     const written = await writeSyntheticClaudeSession(session, megabytes * 1024 * 1024);
-    console.error(`wrote ${(written.bytes / 1048576).toFixed(1)} MB, ${written.lines} lines, ${written.calls} model calls in ${((performance.now() - writing) / 1000).toFixed(1)} s`);
+    console.error(
+      `wrote ${(written.bytes / 1048576).toFixed(1)} MB, ${written.lines} lines, ${written.calls} model calls in ${((performance.now() - writing) / 1000).toFixed(1)} s`,
+    );
 
     const started = performance.now();
     const heap = parsed['heap-mb'] ? [`--max-old-space-size=${Number(parsed['heap-mb'])}`] : [];
-    const child = spawn(process.execPath, [...heap, join(packageRoot, 'dist/cli.js'), 'report', session, '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...heap, join(packageRoot, 'dist/cli.js'), 'report', session, '--json'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let cpu = 0;
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -78,17 +86,41 @@ async function main(): Promise<void> {
     const poll = setInterval(() => {
       const tree = processTree(child.pid!);
       // the wrapper waits while its re-run works: their peaks added, an upper bound of what both hold
-      peak = Math.max(peak, tree.reduce((sum, pid) => sum + peakRss(pid), 0));
-      cpu = Math.max(cpu, tree.reduce((sum, pid) => sum + cpuSeconds(pid), 0));
+      peak = Math.max(
+        peak,
+        tree.reduce((sum, pid) => sum + peakRss(pid), 0),
+      );
+      cpu = Math.max(
+        cpu,
+        tree.reduce((sum, pid) => sum + cpuSeconds(pid), 0),
+      );
     }, 250);
-    const code = await new Promise<number | null>((resolvePromise) => child.on('exit', (exitCode) => resolvePromise(exitCode)));
+    const code = await new Promise<number | null>((resolvePromise) =>
+      child.on('exit', (exitCode) => resolvePromise(exitCode)),
+    );
     clearInterval(poll);
     const seconds = (performance.now() - started) / 1000;
     if (code !== 0) throw new Error(`warpfold report exited ${code}`);
-    const report = JSON.parse(stdout) as { sessions: Array<{ calls: number; rawPeakTokens: number; ceiling: number; cost: Record<string, number | null>; warpfoldCachePercent: number; retentionPercent: number | null; foldMilliseconds: number }> };
+    const report = JSON.parse(stdout) as {
+      sessions: Array<{
+        calls: number;
+        rawPeakTokens: number;
+        ceiling: number;
+        cost: Record<string, number | null>;
+        warpfoldCachePercent: number;
+        retentionPercent: number | null;
+        foldMilliseconds: number;
+      }>;
+    };
     const row = report.sessions[0];
     const result = {
-      file: { megabytes: +(statSync(session).size / 1048576).toFixed(1), lines: written.lines, calls: row.calls, rawPeakTokens: row.rawPeakTokens, ceiling: row.ceiling },
+      file: {
+        megabytes: +(statSync(session).size / 1048576).toFixed(1),
+        lines: written.lines,
+        calls: row.calls,
+        rawPeakTokens: row.rawPeakTokens,
+        ceiling: row.ceiling,
+      },
       seconds: +seconds.toFixed(1),
       // the machine is shared: CPU seconds say what the run costs when it has a core to itself
       cpuSeconds: +cpu.toFixed(1),
@@ -96,7 +128,12 @@ async function main(): Promise<void> {
       peakRssMegabytes: +(peak / 1048576).toFixed(0),
       targets: { seconds: 300, peakRssMegabytes: 1024 },
       withinTargets: seconds < 300 && peak < 1024 * 1048576,
-      figures: { cost: row.cost, warpfoldCachePercent: row.warpfoldCachePercent, retentionPercent: row.retentionPercent, foldSeconds: +(row.foldMilliseconds / 1000).toFixed(1) },
+      figures: {
+        cost: row.cost,
+        warpfoldCachePercent: row.warpfoldCachePercent,
+        retentionPercent: row.retentionPercent,
+        foldSeconds: +(row.foldMilliseconds / 1000).toFixed(1),
+      },
       measuredOn: measuredOn(),
     };
     console.log(JSON.stringify(result, null, 2));

@@ -108,28 +108,68 @@ export function runDialects(options: DialectOptions = {}): DialectReport {
       }
       const chat = renderings.get('openai')!;
       calls += chat.length;
-      for (const dialect of DIALECT_NAMES) identical.set(dialect, identical.get(dialect)! + renderings.get(dialect)!.filter((rendering, call) => rendering === chat[call]).length);
+      for (const dialect of DIALECT_NAMES)
+        identical.set(
+          dialect,
+          identical.get(dialect)! +
+            renderings.get(dialect)!.filter((rendering, call) => rendering === chat[call]).length,
+        );
     }
     const chatTokens = viewTokens.get('openai')!;
     const rows = Object.fromEntries(
       DIALECT_NAMES.map((dialect) => [
         dialect,
-        { ...summaryRow(totals.get(dialect)!, totals.get('openai')!.cost), identicalViewPercent: calls ? +((100 * identical.get(dialect)!) / calls).toFixed(1) : 0, viewTokensVsChat: chatTokens ? +(viewTokens.get(dialect)! / chatTokens).toFixed(4) : 1 },
+        {
+          ...summaryRow(totals.get(dialect)!, totals.get('openai')!.cost),
+          identicalViewPercent: calls ? +((100 * identical.get(dialect)!) / calls).toFixed(1) : 0,
+          viewTokensVsChat: chatTokens ? +(viewTokens.get(dialect)! / chatTokens).toFixed(4) : 1,
+        },
       ]),
     ) as Record<BenchDialect, DialectRow>;
     ceilings.push({ ceiling, rows });
     log(`  ceiling ${ceiling}: done`);
   }
-  return { kind: 'dialects', corpus: repoRelative(corpus), files: sessions.map((session) => session.file), ceilings, seconds: +((performance.now() - started) / 1000).toFixed(1), measuredOn: measuredOn() };
+  return {
+    kind: 'dialects',
+    corpus: repoRelative(corpus),
+    files: sessions.map((session) => session.file),
+    ceilings,
+    seconds: +((performance.now() - started) / 1000).toFixed(1),
+    measuredOn: measuredOn(),
+  };
 }
 
-const HEADER = ['ceiling', 'dialect', 'cost $', 'cache %', 'max tokens', 'over ceiling', 'retention', 'far in context', 'far reuse', 'view tokens vs chat', 'views identical to chat'];
+const HEADER = [
+  'ceiling',
+  'dialect',
+  'cost $',
+  'cache %',
+  'max tokens',
+  'over ceiling',
+  'retention',
+  'far in context',
+  'far reuse',
+  'view tokens vs chat',
+  'views identical to chat',
+];
 
 export function dialectParityTable(report: DialectReport): string {
   const rows = report.ceilings.flatMap(({ ceiling, rows: byDialect }) =>
     DIALECT_NAMES.map((dialect): Cell[] => {
       const row = byDialect[dialect];
-      return [formatInteger(ceiling), dialect, row.cost.toFixed(2), row.cachePercent.toFixed(1), formatInteger(row.maxTokens), row.overCeilingCalls, formatPercent(row.retentionPercent), formatPercent(row.farContextPercent), formatPercent(row.farReusePercent), `${row.viewTokensVsChat.toFixed(3)}×`, formatPercent(row.identicalViewPercent)];
+      return [
+        formatInteger(ceiling),
+        dialect,
+        row.cost.toFixed(2),
+        row.cachePercent.toFixed(1),
+        formatInteger(row.maxTokens),
+        row.overCeilingCalls,
+        formatPercent(row.retentionPercent),
+        formatPercent(row.farContextPercent),
+        formatPercent(row.farReusePercent),
+        `${row.viewTokensVsChat.toFixed(3)}×`,
+        formatPercent(row.identicalViewPercent),
+      ];
     }),
   );
   return markdownTable(HEADER, rows);
@@ -143,7 +183,7 @@ export function dialectMarkdown(report: DialectReport): string {
     `${report.files.length} OpenAI chat sessions from \`${report.corpus}\` (${formatInteger(calls)} model calls), each converted into OpenAI Responses input items ` +
       '(an assistant turn becomes reasoning, message and function_call items) and AI SDK ModelMessages (one tool message per step), replayed through FoldSession ' +
       'in its own dialect, and scored with the reference scorer\'s metrics on the views converted back to chat. "views identical to chat" counts the calls whose ' +
-      'view, rendered as chat, is byte-identical to the chat dialect\'s view of the same call, apart from fold headers (they number raw messages, and a Responses turn is several items).',
+      "view, rendered as chat, is byte-identical to the chat dialect's view of the same call, apart from fold headers (they number raw messages, and a Responses turn is several items).",
     '',
     dialectParityTable(report),
     '',
@@ -153,10 +193,17 @@ export function dialectMarkdown(report: DialectReport): string {
 
 async function main(): Promise<void> {
   const parsed = parseArguments(process.argv.slice(2));
-  const report = runDialects({ corpus: parsed.corpus, only: parsed.only ? nameList(parsed.only, []) : undefined, ceilings: numberList(parsed.ceilings, DEFAULT_CEILINGS), log: (line) => console.error(line) });
+  const report = runDialects({
+    corpus: parsed.corpus,
+    only: parsed.only ? nameList(parsed.only, []) : undefined,
+    ceilings: numberList(parsed.ceilings, DEFAULT_CEILINGS),
+    log: (line) => console.error(line),
+  });
   console.log(dialectParityTable(report));
   const written = writeResults(parsed.out ?? DIALECT_RESULTS, 'dialects', report, dialectMarkdown(report));
-  console.log(`\n${report.files.length} sessions in ${report.seconds} s; wrote ${written.json} and ${written.markdown}`);
+  console.log(
+    `\n${report.files.length} sessions in ${report.seconds} s; wrote ${written.json} and ${written.markdown}`,
+  );
 }
 
 if (isMainModule(import.meta.url)) await main();

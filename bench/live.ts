@@ -21,8 +21,14 @@ import { selectStrategies, type EngineSource } from './strategies/registry.ts';
 import type { StrategyDefinition } from '../src/baselines/types.ts';
 
 export const DEFAULT_LIVE_STRATEGIES = ['raw', 'truncate', 'clear', 'warpfold'];
-export const DEFAULT_LIVE_MODELS: Record<LiveProvider, string> = { anthropic: 'claude-sonnet-4-6', openai: 'gpt-4.1-mini' };
-const PUBLIC_BASE_URLS: Record<LiveProvider, string> = { anthropic: 'https://api.anthropic.com', openai: 'https://api.openai.com' };
+export const DEFAULT_LIVE_MODELS: Record<LiveProvider, string> = {
+  anthropic: 'claude-sonnet-4-6',
+  openai: 'gpt-4.1-mini',
+};
+const PUBLIC_BASE_URLS: Record<LiveProvider, string> = {
+  anthropic: 'https://api.anthropic.com',
+  openai: 'https://api.openai.com',
+};
 
 export interface LiveOptions extends EngineSource {
   readonly provider: LiveProvider;
@@ -77,10 +83,19 @@ function telemetryCost(provider: LiveProvider, model: string, usage: ProviderUsa
   if (!price) return Number.NaN;
   const perToken = price.inputPerMillion / 1e6;
   const writeMultiplier = provider === 'anthropic' ? price.cacheWriteMultiplier : 1;
-  return perToken * (usage.inputTokens + usage.cacheReadTokens * price.cacheReadMultiplier + usage.cacheWriteTokens * writeMultiplier);
+  return (
+    perToken *
+    (usage.inputTokens + usage.cacheReadTokens * price.cacheReadMultiplier + usage.cacheWriteTokens * writeMultiplier)
+  );
 }
 
-async function runStrategy(definition: StrategyDefinition, options: LiveOptions, model: string, baseUrl: string, ceiling: number): Promise<LiveRun> {
+async function runStrategy(
+  definition: StrategyDefinition,
+  options: LiveOptions,
+  model: string,
+  baseUrl: string,
+  ceiling: number,
+): Promise<LiveRun> {
   const transcript = transcriptFor(OUTAGE_SCRIPT, options.provider);
   const fixedParts = fixedPromptParts(OUTAGE_SCRIPT, transcript.system);
   const fetcher = options.fetch ?? fetch;
@@ -97,14 +112,30 @@ async function runStrategy(definition: StrategyDefinition, options: LiveOptions,
     const prefix = leadingIdenticalTokens(previousParts, parts, parts.map(textTokens));
     const predictedCachedTokens = prefix >= minimumCacheable ? prefix : 0;
     previousParts = parts;
-    const request = buildRequest(options.provider, { apiKey: options.apiKey, model, system: transcript.system, tools: OUTAGE_SCRIPT.tools, messages: view, cacheKey: `warpfold-live-${definition.name}` });
-    const response = await fetcher(new URL(request.path, baseUrl), { method: 'POST', headers: request.headers, body: JSON.stringify(request.body) });
+    const request = buildRequest(options.provider, {
+      apiKey: options.apiKey,
+      model,
+      system: transcript.system,
+      tools: OUTAGE_SCRIPT.tools,
+      messages: view,
+      cacheKey: `warpfold-live-${definition.name}`,
+    });
+    const response = await fetcher(new URL(request.path, baseUrl), {
+      method: 'POST',
+      headers: request.headers,
+      body: JSON.stringify(request.body),
+    });
     const body: unknown = await response.json().catch(() => null);
-    if (!response.ok) throw new Error(`${options.provider} answered ${response.status} on call ${index + 1} (${definition.name}): ${JSON.stringify(body).slice(0, 400)}`);
+    if (!response.ok)
+      throw new Error(
+        `${options.provider} answered ${response.status} on call ${index + 1} (${definition.name}): ${JSON.stringify(body).slice(0, 400)}`,
+      );
     const usage = parseUsage(options.provider, body);
     measured = usage.totalInputTokens;
     calls.push({ call: index + 1, ...usage, predictedCachedTokens });
-    options.log?.(`  ${definition.name} call ${index + 1}: input ${usage.totalInputTokens}, cache read ${usage.cacheReadTokens}, cache write ${usage.cacheWriteTokens}`);
+    options.log?.(
+      `  ${definition.name} call ${index + 1}: input ${usage.totalInputTokens}, cache read ${usage.cacheReadTokens}, cache write ${usage.cacheWriteTokens}`,
+    );
   }
   const sum = (pick: (call: LiveCall) => number): number => calls.reduce((total, call) => total + pick(call), 0);
   const totalInputTokens = sum((call) => call.totalInputTokens);
@@ -133,17 +164,45 @@ export async function runLive(options: LiveOptions): Promise<LiveReport> {
 }
 
 export function liveTable(report: LiveReport): string {
-  const header = ['strategy', 'calls', 'input tokens (all)', 'cache read', 'cache write', 'uncached', 'cache hit %', 'predicted hit %', 'cost $'];
-  const rows = report.runs.map((run): Cell[] => [run.strategy, run.calls.length, formatInteger(run.totalInputTokens), formatInteger(run.cacheReadTokens), formatInteger(run.cacheWriteTokens), formatInteger(run.inputTokens), run.cacheHitPercent.toFixed(1), run.predictedCacheHitPercent.toFixed(1), Number.isNaN(run.cost) ? '—' : run.cost.toFixed(4)]);
+  const header = [
+    'strategy',
+    'calls',
+    'input tokens (all)',
+    'cache read',
+    'cache write',
+    'uncached',
+    'cache hit %',
+    'predicted hit %',
+    'cost $',
+  ];
+  const rows = report.runs.map((run): Cell[] => [
+    run.strategy,
+    run.calls.length,
+    formatInteger(run.totalInputTokens),
+    formatInteger(run.cacheReadTokens),
+    formatInteger(run.cacheWriteTokens),
+    formatInteger(run.inputTokens),
+    run.cacheHitPercent.toFixed(1),
+    run.predictedCacheHitPercent.toFixed(1),
+    Number.isNaN(run.cost) ? '—' : run.cost.toFixed(4),
+  ]);
   return markdownTable(header, rows);
 }
 
 /** Which provider and key the environment offers, Anthropic first; null when neither key is set. */
-export function providerFromEnvironment(environment: NodeJS.ProcessEnv, wanted?: string): { provider: LiveProvider; apiKey: string; baseUrl?: string } | null {
+export function providerFromEnvironment(
+  environment: NodeJS.ProcessEnv,
+  wanted?: string,
+): { provider: LiveProvider; apiKey: string; baseUrl?: string } | null {
   const candidates: LiveProvider[] = wanted ? [wanted as LiveProvider] : ['anthropic', 'openai'];
   for (const provider of candidates) {
     const apiKey = environment[provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'];
-    if (apiKey) return { provider, apiKey, baseUrl: environment[provider === 'anthropic' ? 'ANTHROPIC_BASE_URL' : 'OPENAI_BASE_URL'] || undefined };
+    if (apiKey)
+      return {
+        provider,
+        apiKey,
+        baseUrl: environment[provider === 'anthropic' ? 'ANTHROPIC_BASE_URL' : 'OPENAI_BASE_URL'] || undefined,
+      };
   }
   return null;
 }
@@ -152,7 +211,9 @@ async function main(): Promise<void> {
   const parsed = parseArguments(process.argv.slice(2));
   const found = providerFromEnvironment(process.env, parsed.provider);
   if (!found) {
-    console.log(`live bench skipped: no ${parsed.provider === 'openai' ? 'OPENAI_API_KEY' : parsed.provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_API_KEY or OPENAI_API_KEY'} in the environment.`);
+    console.log(
+      `live bench skipped: no ${parsed.provider === 'openai' ? 'OPENAI_API_KEY' : parsed.provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_API_KEY or OPENAI_API_KEY'} in the environment.`,
+    );
     return;
   }
   const report = await runLive({
@@ -168,7 +229,12 @@ async function main(): Promise<void> {
   console.log(`${report.provider} ${report.model} at ${report.baseUrl}, ceiling ${report.ceiling}`);
   console.log(liveTable(report));
   const name = `live-${report.provider}`;
-  const written = writeResults(parsed.out ?? RUN_OUTPUT, name, report, `# Live run (${report.provider}, ${report.model})\n\n${liveTable(report)}`);
+  const written = writeResults(
+    parsed.out ?? RUN_OUTPUT,
+    name,
+    report,
+    `# Live run (${report.provider}, ${report.model})\n\n${liveTable(report)}`,
+  );
   console.log(`\nwrote ${repoRelative(written.json)} and ${repoRelative(written.markdown)}`);
 }
 

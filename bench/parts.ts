@@ -5,7 +5,16 @@ import { dialectMarkdown, dialectParityTable, runDialects, type DialectReport } 
 import { replayMarkdown, replaySummaryTable, runReplay, type ReplayReport } from './replay.ts';
 import { existsSync } from 'node:fs';
 import { FULL_CORPUS, FULL_CORPUS_SECOND } from './cli/paths.ts';
-import { edgeSections, EDGE_HEAP_MESSAGES, growthLines, hugeStepTable, runScale, scaleMarkdown, scaleTable, type ScaleReport } from './scale.ts';
+import {
+  edgeSections,
+  EDGE_HEAP_MESSAGES,
+  growthLines,
+  hugeStepTable,
+  runScale,
+  scaleMarkdown,
+  scaleTable,
+  type ScaleReport,
+} from './scale.ts';
 import { dialectTable, runScenario, scenarioMarkdown, scenarioTable, type ScenarioReport } from './scenario.ts';
 import { runStorageBench, storageMarkdown, storageTable, type StorageReport } from './storage.ts';
 
@@ -37,7 +46,9 @@ export const definePart = <Report>(part: BenchPart<Report>): BenchPart => part a
 export const replayPart = definePart<ReplayReport>({
   name: 'replay',
   async run({ smoke, corpus, engine, log }) {
-    log(smoke ? `replay: ${SMOKE_SESSION}, ceiling 8000` : `replay: every session of the corpus, ceilings 16000 and 8000`);
+    log(
+      smoke ? `replay: ${SMOKE_SESSION}, ceiling 8000` : `replay: every session of the corpus, ceilings 16000 and 8000`,
+    );
     return runReplay({ ...engine, corpus, log, ...(smoke ? { only: [SMOKE_SESSION], ceilings: [8_000] } : {}) });
   },
   markdown: replayMarkdown,
@@ -53,7 +64,8 @@ export const scenarioPart = definePart<ScenarioReport>({
   },
   markdown: scenarioMarkdown,
   title: () => 'Outage scenario',
-  tables: (report, { smoke }) => (smoke ? scenarioTable(report) : `${scenarioTable(report)}\n\n${dialectTable(report)}`),
+  tables: (report, { smoke }) =>
+    smoke ? scenarioTable(report) : `${scenarioTable(report)}\n\n${dialectTable(report)}`,
 });
 
 export const scalePart = definePart<ScaleReport>({
@@ -61,15 +73,34 @@ export const scalePart = definePart<ScaleReport>({
   async run({ smoke, corpus, engine, log }) {
     log('scale: prepare() on long synthetic sessions, per-call latency on real sessions, heap one session retains');
     // --full times the calls of both shared corpora; otherwise the replay's folder (the bundled sessions)
-    const latencyCorpora = corpus === FULL_CORPUS ? [FULL_CORPUS, ...(existsSync(FULL_CORPUS_SECOND) ? [FULL_CORPUS_SECOND] : [])] : [corpus];
+    const latencyCorpora =
+      corpus === FULL_CORPUS
+        ? [FULL_CORPUS, ...(existsSync(FULL_CORPUS_SECOND) ? [FULL_CORPUS_SECOND] : [])]
+        : [corpus];
     return runScale({
-      ...engine, log, latencyCorpora,
-      ...(smoke ? { turns: [20, 100], budgetSeconds: 30, hugeStepCalls: [2_000], latencyOnly: [SMOKE_SESSION], heapMessages: 400, longHistoryMessages: [2_000] } : { heapMessages: EDGE_HEAP_MESSAGES }),
+      ...engine,
+      log,
+      latencyCorpora,
+      ...(smoke
+        ? {
+            turns: [20, 100],
+            budgetSeconds: 30,
+            hugeStepCalls: [2_000],
+            latencyOnly: [SMOKE_SESSION],
+            heapMessages: 400,
+            longHistoryMessages: [2_000],
+          }
+        : { heapMessages: EDGE_HEAP_MESSAGES }),
     });
   },
   markdown: scaleMarkdown,
   title: () => 'Scale',
-  tables: (report) => [`${scaleTable(report)}\n${growthLines(report).join('\n')}`, ...(report.hugeSteps?.length ? [hugeStepTable(report)] : []), ...edgeSections(report)].join('\n\n'),
+  tables: (report) =>
+    [
+      `${scaleTable(report)}\n${growthLines(report).join('\n')}`,
+      ...(report.hugeSteps?.length ? [hugeStepTable(report)] : []),
+      ...edgeSections(report),
+    ].join('\n\n'),
 });
 
 export const storagePart = definePart<StorageReport>({
@@ -84,11 +115,14 @@ export const storagePart = definePart<StorageReport>({
   tables: (report) => storageTable(report),
 });
 
-
 export const dialectsPart = definePart<DialectReport>({
   name: 'dialects',
   async run({ smoke, corpus, log }) {
-    log(smoke ? `dialects: ${SMOKE_SESSION} as Responses items and AI SDK messages, ceiling 8000` : 'dialects: five sessions as Responses items and AI SDK messages, ceilings 16000 and 8000');
+    log(
+      smoke
+        ? `dialects: ${SMOKE_SESSION} as Responses items and AI SDK messages, ceiling 8000`
+        : 'dialects: five sessions as Responses items and AI SDK messages, ceilings 16000 and 8000',
+    );
     return runDialects({ corpus, log, ...(smoke ? { only: [SMOKE_SESSION], ceilings: [8_000] } : {}) });
   },
   markdown: dialectMarkdown,

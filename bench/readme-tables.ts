@@ -26,11 +26,30 @@ function readReport<T>(directory: string, name: string): T | null {
 function replaySection(report: ReplayReport): string[] {
   const first = report.ceilings[0];
   const calls = first ? (Object.values(first.summary)[0]?.calls ?? 0) : 0;
-  const header = ['ceiling', 'strategy', 'cost $', 'cache %', 'max tokens', 'over ceiling', 'retention', 'far in context', 'far reuse', 'prepare ms'];
+  const header = [
+    'ceiling',
+    'strategy',
+    'cost $',
+    'cache %',
+    'max tokens',
+    'over ceiling',
+    'retention',
+    'far in context',
+    'far reuse',
+    'prepare ms',
+  ];
   const rows = report.ceilings.flatMap((entry) =>
     Object.entries(entry.summary).map(([name, row]): Cell[] => [
-      formatInteger(entry.ceiling), name, row.extraCalls ? `${row.cost.toFixed(2)} + ${row.extraCost.toFixed(2)}` : row.cost.toFixed(2), row.cachePercent.toFixed(1),
-      formatInteger(row.maxTokens), row.overCeilingCalls, formatPercent(row.retentionPercent), formatPercent(row.farContextPercent), formatPercent(row.farReusePercent), formatInteger(row.prepareMilliseconds),
+      formatInteger(entry.ceiling),
+      name,
+      row.extraCalls ? `${row.cost.toFixed(2)} + ${row.extraCost.toFixed(2)}` : row.cost.toFixed(2),
+      row.cachePercent.toFixed(1),
+      formatInteger(row.maxTokens),
+      row.overCeilingCalls,
+      formatPercent(row.retentionPercent),
+      formatPercent(row.farContextPercent),
+      formatPercent(row.farReusePercent),
+      formatInteger(row.prepareMilliseconds),
     ]),
   );
   return [
@@ -56,7 +75,16 @@ function scenarioSection(report: ScenarioReport): string[] {
 }
 
 function scaleSection(report: ScaleReport): string[] {
-  return ['### Scale: prepare() on long sessions', '', `Ceiling ${formatInteger(report.ceiling)} tokens; Node ${report.measuredOn.node}, ${report.measuredOn.cores} cores.`, '', scaleTable(report), '', ...growthLines(report), ...edgeSections(report).flatMap((section) => ['', section])];
+  return [
+    '### Scale: prepare() on long sessions',
+    '',
+    `Ceiling ${formatInteger(report.ceiling)} tokens; Node ${report.measuredOn.node}, ${report.measuredOn.cores} cores.`,
+    '',
+    scaleTable(report),
+    '',
+    ...growthLines(report),
+    ...edgeSections(report).flatMap((section) => ['', section]),
+  ];
 }
 
 /** The generated section, markers excluded. */
@@ -83,7 +111,10 @@ export function replaceSection(readme: string, section: string): string {
 }
 
 /** Rewrites the README's benchmark section from `resultsDirectory`; true when it changed. */
-export function updateReadme(resultsDirectory: string = COMMITTED_RESULTS, readmePath: string = DEFAULT_README): boolean {
+export function updateReadme(
+  resultsDirectory: string = COMMITTED_RESULTS,
+  readmePath: string = DEFAULT_README,
+): boolean {
   const current = readFileSync(readmePath, 'utf8');
   const next = replaceSection(current, benchSection(resultsDirectory));
   if (next !== current) writeFileSync(readmePath, next);
@@ -97,7 +128,9 @@ function main(): void {
   const next = replaceSection(current, benchSection(parsed.results ?? COMMITTED_RESULTS));
   if (parsed.check === 'true') {
     if (next !== current) {
-      console.error(`${repoRelative(readmePath)}: benchmark section is out of date; run npx tsx bench/readme-tables.ts`);
+      console.error(
+        `${repoRelative(readmePath)}: benchmark section is out of date; run npx tsx bench/readme-tables.ts`,
+      );
       process.exitCode = 1;
     } else console.log(`${repoRelative(readmePath)}: benchmark section is up to date`);
     return;

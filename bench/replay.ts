@@ -68,7 +68,8 @@ export async function runReplay(options: ReplayOptions = {}): Promise<ReplayRepo
       const counters = new Map<string, ReplayCounters>();
       for (const definition of definitions) {
         const result = replaySession(session.messages, definition, { ceiling });
-        if (result.errors > 0 && !totals.get(definition.name)!.firstError) log(`  ${definition.name} threw on ${session.file} ${result.firstError}`);
+        if (result.errors > 0 && !totals.get(definition.name)!.firstError)
+          log(`  ${definition.name} threw on ${session.file} ${result.firstError}`);
         counters.set(definition.name, result);
         totals.set(definition.name, addCounters(totals.get(definition.name)!, result));
       }
@@ -78,7 +79,9 @@ export async function runReplay(options: ReplayOptions = {}): Promise<ReplayRepo
       const rawCost = counters.get('raw')?.cost;
       return Object.fromEntries([...counters].map(([name, value]) => [name, summaryRow(value, rawCost)]));
     };
-    const firstErrors = Object.fromEntries([...totals].flatMap(([name, value]) => (value.firstError ? [[name, value.firstError]] : [])));
+    const firstErrors = Object.fromEntries(
+      [...totals].flatMap(([name, value]) => (value.firstError ? [[name, value.firstError]] : [])),
+    );
     ceilings.push({
       ceiling,
       floor: +([...totals.values()][0]?.floor ?? 0).toFixed(4),
@@ -101,24 +104,52 @@ export async function runReplay(options: ReplayOptions = {}): Promise<ReplayRepo
   };
 }
 
-const SUMMARY_HEADER = ['ceiling', 'strategy', 'cost $', 'extra calls $', 'cache %', 'max tokens', 'over ceiling', 'retention', 'far retention', 'in context', 'far in context', 'reuse', 'far reuse', 'prepare ms'];
+const SUMMARY_HEADER = [
+  'ceiling',
+  'strategy',
+  'cost $',
+  'extra calls $',
+  'cache %',
+  'max tokens',
+  'over ceiling',
+  'retention',
+  'far retention',
+  'in context',
+  'far in context',
+  'reuse',
+  'far reuse',
+  'prepare ms',
+];
 
 function summaryCells(ceiling: number, name: string, row: SummaryRow): Cell[] {
   return [
-    formatInteger(ceiling), name, row.cost.toFixed(2), row.extraCalls ? `${row.extraCost.toFixed(2)} (${row.extraCalls} calls)` : '—',
-    row.cachePercent.toFixed(1), formatInteger(row.maxTokens), row.overCeilingCalls, formatPercent(row.retentionPercent), formatPercent(row.farRetentionPercent),
-    formatPercent(row.contextPercent), formatPercent(row.farContextPercent), formatPercent(row.reusePercent), formatPercent(row.farReusePercent), formatInteger(row.prepareMilliseconds),
+    formatInteger(ceiling),
+    name,
+    row.cost.toFixed(2),
+    row.extraCalls ? `${row.extraCost.toFixed(2)} (${row.extraCalls} calls)` : '—',
+    row.cachePercent.toFixed(1),
+    formatInteger(row.maxTokens),
+    row.overCeilingCalls,
+    formatPercent(row.retentionPercent),
+    formatPercent(row.farRetentionPercent),
+    formatPercent(row.contextPercent),
+    formatPercent(row.farContextPercent),
+    formatPercent(row.reusePercent),
+    formatPercent(row.farReusePercent),
+    formatInteger(row.prepareMilliseconds),
   ];
 }
 
 export function replaySummaryTable(report: ReplayReport): string {
-  const rows = report.ceilings.flatMap((entry) => Object.entries(entry.summary).map(([name, row]) => summaryCells(entry.ceiling, name, row)));
+  const rows = report.ceilings.flatMap((entry) =>
+    Object.entries(entry.summary).map(([name, row]) => summaryCells(entry.ceiling, name, row)),
+  );
   return markdownTable(SUMMARY_HEADER, rows);
 }
 
 export function replayMarkdown(report: ReplayReport): string {
   const first = report.ceilings[0];
-  const calls = first ? Object.values(first.summary)[0]?.calls ?? 0 : 0;
+  const calls = first ? (Object.values(first.summary)[0]?.calls ?? 0) : 0;
   const lines = [
     `# Session replay`,
     '',
@@ -131,9 +162,29 @@ export function replayMarkdown(report: ReplayReport): string {
   for (const { name, reason } of report.skipped) lines.push('', `- ${name}: not run (${reason})`);
   for (const entry of report.ceilings) {
     lines.push('', `## Per session, ceiling ${formatInteger(entry.ceiling)}`, '');
-    const header = ['session', 'strategy', 'cost $', 'cache %', 'max tokens', 'over ceiling', 'retention', 'far in context', 'far reuse'];
+    const header = [
+      'session',
+      'strategy',
+      'cost $',
+      'cache %',
+      'max tokens',
+      'over ceiling',
+      'retention',
+      'far in context',
+      'far reuse',
+    ];
     const rows = entry.sessions.flatMap(({ file, rows: byStrategy }) =>
-      Object.entries(byStrategy).map(([name, row]): Cell[] => [file.replace(/\.json$/, ''), name, row.cost.toFixed(4), row.cachePercent.toFixed(1), formatInteger(row.maxTokens), row.overCeilingCalls, formatPercent(row.retentionPercent), formatPercent(row.farContextPercent), formatPercent(row.farReusePercent)]),
+      Object.entries(byStrategy).map(([name, row]): Cell[] => [
+        file.replace(/\.json$/, ''),
+        name,
+        row.cost.toFixed(4),
+        row.cachePercent.toFixed(1),
+        formatInteger(row.maxTokens),
+        row.overCeilingCalls,
+        formatPercent(row.retentionPercent),
+        formatPercent(row.farContextPercent),
+        formatPercent(row.farReusePercent),
+      ]),
     );
     lines.push(markdownTable(header, rows));
   }
@@ -154,7 +205,9 @@ async function main(): Promise<void> {
   });
   console.log(replaySummaryTable(report));
   const written = writeResults(parsed.out ?? RUN_OUTPUT, 'replay', report, replayMarkdown(report));
-  console.log(`\n${report.files.length} sessions in ${report.seconds} s; wrote ${repoRelative(written.json)} and ${repoRelative(written.markdown)}`);
+  console.log(
+    `\n${report.files.length} sessions in ${report.seconds} s; wrote ${repoRelative(written.json)} and ${repoRelative(written.markdown)}`,
+  );
 }
 
 if (isMainModule(import.meta.url)) await runCommand(main);

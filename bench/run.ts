@@ -62,21 +62,33 @@ export interface BenchRun {
 function selectParts(names: readonly string[] | undefined): BenchPart[] {
   if (!names) return [...BENCH_PARTS];
   const unknown = names.filter((name) => !BENCH_PARTS.some((part) => part.name === name));
-  if (unknown.length > 0) throw new BenchUsageError(`bench: unknown part ${unknown.join(', ')} (parts: ${BENCH_PARTS.map((part) => part.name).join(', ')})`);
+  if (unknown.length > 0)
+    throw new BenchUsageError(
+      `bench: unknown part ${unknown.join(', ')} (parts: ${BENCH_PARTS.map((part) => part.name).join(', ')})`,
+    );
   return BENCH_PARTS.filter((part) => names.includes(part.name));
 }
 
 export async function runBench(options: BenchRunOptions = {}): Promise<BenchRun> {
   const started = performance.now();
   const smoke = options.smoke === true;
-  if (smoke && options.update) throw new BenchUsageError('bench: --update writes the committed results and cannot be combined with --smoke');
-  if (options.update && options.out) throw new BenchUsageError('bench: --update always writes bench/results/; drop --out');
+  if (smoke && options.update)
+    throw new BenchUsageError('bench: --update writes the committed results and cannot be combined with --smoke');
+  if (options.update && options.out)
+    throw new BenchUsageError('bench: --update always writes bench/results/; drop --out');
   const parts = selectParts(options.parts);
   const corpus = resolveCorpus({ corpus: options.corpus, full: options.full });
   const print = options.print ?? ((text: string) => console.log(text));
   const log = options.log ?? ((line: string) => console.error(line));
-  const out = options.update ? COMMITTED_RESULTS : (options.out ?? (smoke ? mkdtempSync(join(tmpdir(), 'warpfold-bench-smoke-')) : RUN_OUTPUT));
-  const context: BenchContext = { smoke, corpus, engine: { enginePath: options.enginePath, engineOptions: options.engineOptions }, log };
+  const out = options.update
+    ? COMMITTED_RESULTS
+    : (options.out ?? (smoke ? mkdtempSync(join(tmpdir(), 'warpfold-bench-smoke-')) : RUN_OUTPUT));
+  const context: BenchContext = {
+    smoke,
+    corpus,
+    engine: { enginePath: options.enginePath, engineOptions: options.engineOptions },
+    log,
+  };
 
   const reports: Record<string, unknown> = {};
   for (const part of parts) {
@@ -88,9 +100,14 @@ export async function runBench(options: BenchRunOptions = {}): Promise<BenchRun>
   const readmeChanged = options.update ? updateReadme(COMMITTED_RESULTS) : undefined;
 
   const seconds = +((performance.now() - started) / 1000).toFixed(1);
-  print(`\nresults in ${repoRelative(out)} (${seconds} s)${options.update ? `; README tables ${readmeChanged ? 'updated' : 'unchanged'}` : ''}`);
+  print(
+    `\nresults in ${repoRelative(out)} (${seconds} s)${options.update ? `; README tables ${readmeChanged ? 'updated' : 'unchanged'}` : ''}`,
+  );
   return {
-    out, seconds, reports, readmeChanged,
+    out,
+    seconds,
+    reports,
+    readmeChanged,
     replay: reports.replay as ReplayReport | undefined,
     scenario: reports.scenario as ScenarioReport | undefined,
     scale: reports.scale as ScaleReport | undefined,
@@ -105,7 +122,12 @@ async function main(): Promise<void> {
     full: parsed.full === 'true',
     out: parsed.out,
     corpus: parsed.corpus,
-    parts: parsed.parts ? parsed.parts.split(',').map((name) => name.trim()).filter(Boolean) : undefined,
+    parts: parsed.parts
+      ? parsed.parts
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean)
+      : undefined,
     enginePath: parsed.engine,
     engineOptions: parsed.options ? JSON.parse(parsed.options) : undefined,
   });

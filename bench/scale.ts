@@ -120,7 +120,12 @@ export interface ScaleOptions extends EngineSource {
 /** The edge targets of issue 13: a Worker's few milliseconds of CPU, a Durable Object's 128 MB isolate. */
 export const EDGE_HEAP_MESSAGES = 10_000;
 
-function driveHugeStep(definition: StrategyDefinition, shape: HugeStepShape, calls: number, ceiling: number): HugeStepRow {
+function driveHugeStep(
+  definition: StrategyDefinition,
+  shape: HugeStepShape,
+  calls: number,
+  ceiling: number,
+): HugeStepRow {
   const history = hugeStep(shape, calls);
   const strategy = definition.create({ ceiling, countTokens, now: () => 0 });
   let errors = 0;
@@ -133,19 +138,27 @@ function driveHugeStep(definition: StrategyDefinition, shape: HugeStepShape, cal
   return { strategy: definition.name, shape, calls, milliseconds: rounded(performance.now() - started, 1), errors };
 }
 
-
 /**
  * `LONG_HISTORY_CALLS` calls over a history of `messages` messages: the first sees all but the last
  * few, each later one a message more (a Durable Object restoring a long session, a host attaching
  * late). gpt-tokenizer's merge cache is emptied first: it is shared by the process, and what an
  * earlier run left in it would change what this one costs.
  */
-function driveLongHistory(definition: StrategyDefinition, messages: number, ceiling: number, counter: LongHistoryCounter): LongHistoryRow {
+function driveLongHistory(
+  definition: StrategyDefinition,
+  messages: number,
+  ceiling: number,
+  counter: LongHistoryCounter,
+): LongHistoryRow {
   const history = longHistory(messages);
   const first = history.length - (LONG_HISTORY_CALLS - 1);
   clearMergeCache();
   let clock = 0;
-  const strategy = definition.create({ ceiling, countTokens: counter === 'gpt-tokenizer' ? (text) => countWithGptTokenizer(text) : countTokens, now: () => clock });
+  const strategy = definition.create({
+    ceiling,
+    countTokens: counter === 'gpt-tokenizer' ? (text) => countWithGptTokenizer(text) : countTokens,
+    now: () => clock,
+  });
   const durations: number[] = [];
   let errors = 0;
   for (let call = 0; call < LONG_HISTORY_CALLS; call++) {
@@ -159,7 +172,18 @@ function driveLongHistory(definition: StrategyDefinition, messages: number, ceil
     durations.push(performance.now() - started);
   }
   const [firstCall, ...later] = durations;
-  return { strategy: definition.name, counter, firstCallMessages: first, calls: LONG_HISTORY_CALLS, firstCallMilliseconds: rounded(firstCall, 1), laterCallsMilliseconds: rounded(later.reduce((sum, value) => sum + value, 0), 1), errors };
+  return {
+    strategy: definition.name,
+    counter,
+    firstCallMessages: first,
+    calls: LONG_HISTORY_CALLS,
+    firstCallMilliseconds: rounded(firstCall, 1),
+    laterCallsMilliseconds: rounded(
+      later.reduce((sum, value) => sum + value, 0),
+      1,
+    ),
+    errors,
+  };
 }
 
 const rounded = (value: number, digits = 3): number => +value.toFixed(digits);
@@ -168,7 +192,11 @@ function driveSession(definition: StrategyDefinition, turns: number, ceiling: nu
   const deadline = performance.now() + budgetSeconds * 1000;
   let completedTurns = 0;
   let clock = 0;
-  let strategy: ReturnType<StrategyDefinition['create']> | null = definition.create({ ceiling, countTokens, now: () => clock });
+  let strategy: ReturnType<StrategyDefinition['create']> | null = definition.create({
+    ceiling,
+    countTokens,
+    now: () => clock,
+  });
   // Each run tokenizes for itself; the harness measures views with its own counter.
   resetSharedTokenMemo();
   const harness = createMessageTokenCounter();
@@ -214,7 +242,10 @@ function driveSession(definition: StrategyDefinition, turns: number, ceiling: nu
     messages: history.length,
     medianMilliseconds: rounded(quantile(sorted, 0.5)),
     p99Milliseconds: rounded(quantile(sorted, 0.99)),
-    totalMilliseconds: rounded(durations.reduce((sum, value) => sum + value, 0), 1),
+    totalMilliseconds: rounded(
+      durations.reduce((sum, value) => sum + value, 0),
+      1,
+    ),
     peakHeapMegabytes: rounded((peakHeap - baselineHeap) / 2 ** 20, 1),
     retainedHeapMegabytes: rounded(retainedHeap / 2 ** 20, 1),
     maxViewTokens,
@@ -234,7 +265,9 @@ export async function runScale(options: ScaleOptions = {}): Promise<ScaleReport>
     for (const turns of turnCounts) {
       const row = driveSession(definition, turns, ceiling, options.budgetSeconds ?? DEFAULT_BUDGET_SECONDS);
       own.push(row);
-      options.log?.(`  ${definition.name} ${turns} turns: ${row.completedTurns} driven, ${formatInteger(row.totalMilliseconds)} ms in prepare`);
+      options.log?.(
+        `  ${definition.name} ${turns} turns: ${row.completedTurns} driven, ${formatInteger(row.totalMilliseconds)} ms in prepare`,
+      );
       // A longer session would only hit the budget sooner.
       if (row.stoppedByBudget) break;
     }
@@ -242,7 +275,12 @@ export async function runScale(options: ScaleOptions = {}): Promise<ScaleReport>
     const complete = own.filter((row) => !row.stoppedByBudget);
     const first = complete[0];
     const last = complete[complete.length - 1];
-    if (first && last && first !== last) growth[definition.name] = { from: first.turns, to: last.turns, ratio: first.medianMilliseconds > 0 ? rounded(last.medianMilliseconds / first.medianMilliseconds, 2) : 0 };
+    if (first && last && first !== last)
+      growth[definition.name] = {
+        from: first.turns,
+        to: last.turns,
+        ratio: first.medianMilliseconds > 0 ? rounded(last.medianMilliseconds / first.medianMilliseconds, 2) : 0,
+      };
   }
   const hugeSteps: HugeStepRow[] = [];
   for (const definition of definitions.filter((candidate) => candidate.name === 'warpfold'))
@@ -250,80 +288,191 @@ export async function runScale(options: ScaleOptions = {}): Promise<ScaleReport>
       for (const shape of HUGE_STEP_SHAPES) {
         const row = driveHugeStep(definition, shape, calls, ceiling);
         hugeSteps.push(row);
-        options.log?.(`  ${definition.name} one step of ${calls} calls (${shape}): ${formatInteger(row.milliseconds)} ms`);
+        options.log?.(
+          `  ${definition.name} one step of ${calls} calls (${shape}): ${formatInteger(row.milliseconds)} ms`,
+        );
       }
   const warpfold = definitions.find((candidate) => candidate.name === 'warpfold');
   let latency: ScaleReport['latency'];
   if (warpfold && options.latencyCorpora?.length) {
     const sessions = options.latencyCorpora.flatMap((corpus) => loadSessions(corpus, { only: options.latencyOnly }));
-    latency = { corpora: options.latencyCorpora.map(repoRelative), rows: measureCallLatency(sessions, warpfold, ceiling) };
+    latency = {
+      corpora: options.latencyCorpora.map(repoRelative),
+      rows: measureCallLatency(sessions, warpfold, ceiling),
+    };
     const all = latency.rows[latency.rows.length - 1];
-    options.log?.(`  warpfold per-call latency on ${sessions.length} real sessions: p99 ${all.p99Milliseconds} ms, max ${all.maxMilliseconds} ms`);
+    options.log?.(
+      `  warpfold per-call latency on ${sessions.length} real sessions: p99 ${all.p99Milliseconds} ms, max ${all.maxMilliseconds} ms`,
+    );
   }
   const sessionHeap: SessionHeapRow[] = [];
   if (warpfold && options.heapMessages) {
     sessionHeap.push(measureSessionHeap(warpfold, options.heapMessages, ceiling));
     // the default receipt log holds the newest receipts; what a host that keeps every one pays
-    const everyReceipt = (await selectStrategies(['warpfold'], { ...options, engineOptions: { ...options.engineOptions, keepReceipts: true } })).definitions[0];
-    if (everyReceipt) sessionHeap.push({ ...measureSessionHeap(everyReceipt, options.heapMessages, ceiling), strategy: 'warpfold, keepReceipts: true' });
+    const everyReceipt = (
+      await selectStrategies(['warpfold'], {
+        ...options,
+        engineOptions: { ...options.engineOptions, keepReceipts: true },
+      })
+    ).definitions[0];
+    if (everyReceipt)
+      sessionHeap.push({
+        ...measureSessionHeap(everyReceipt, options.heapMessages, ceiling),
+        strategy: 'warpfold, keepReceipts: true',
+      });
   }
-  for (const row of sessionHeap) options.log?.(`  warpfold retains ${row.retainedHeapMegabytes} MB after ${formatInteger(row.messages)} messages`);
+  for (const row of sessionHeap)
+    options.log?.(`  warpfold retains ${row.retainedHeapMegabytes} MB after ${formatInteger(row.messages)} messages`);
   const longHistoryRows: LongHistoryRow[] = [];
   if (warpfold)
     for (const messages of options.longHistoryMessages ?? DEFAULT_LONG_HISTORY_MESSAGES)
       for (const counter of LONG_HISTORY_COUNTERS) {
         const row = driveLongHistory(warpfold, messages, ceiling, counter);
         longHistoryRows.push(row);
-        options.log?.(`  warpfold, ${formatInteger(row.firstCallMessages)} messages at once (${counter}): first call ${formatInteger(row.firstCallMilliseconds)} ms, ${row.calls - 1} more ${formatInteger(row.laterCallsMilliseconds)} ms`);
+        options.log?.(
+          `  warpfold, ${formatInteger(row.firstCallMessages)} messages at once (${counter}): first call ${formatInteger(row.firstCallMilliseconds)} ms, ${row.calls - 1} more ${formatInteger(row.laterCallsMilliseconds)} ms`,
+        );
       }
   return {
-    kind: 'scale', ceiling, skipped, rows, growth, budgetSeconds: options.budgetSeconds ?? DEFAULT_BUDGET_SECONDS, measuredOn: measuredOn(),
-    ...(hugeSteps.length ? { hugeSteps } : {}), ...(latency ? { latency } : {}), ...(sessionHeap.length ? { sessionHeap } : {}), ...(longHistoryRows.length ? { longHistory: longHistoryRows } : {}),
+    kind: 'scale',
+    ceiling,
+    skipped,
+    rows,
+    growth,
+    budgetSeconds: options.budgetSeconds ?? DEFAULT_BUDGET_SECONDS,
+    measuredOn: measuredOn(),
+    ...(hugeSteps.length ? { hugeSteps } : {}),
+    ...(latency ? { latency } : {}),
+    ...(sessionHeap.length ? { sessionHeap } : {}),
+    ...(longHistoryRows.length ? { longHistory: longHistoryRows } : {}),
   };
 }
 
 export function scaleTable(report: ScaleReport): string {
-  const header = ['strategy', 'turns', 'messages', 'median ms / call', 'p99 ms / call', 'total ms', 'peak heap MB above start', 'heap the strategy retains MB', 'max view tokens', 'over ceiling'];
-  const rows = report.rows.map((row): Cell[] => [row.strategy, row.stoppedByBudget ? `${formatInteger(row.completedTurns)} of ${formatInteger(row.turns)} (time budget)` : formatInteger(row.turns), formatInteger(row.messages), row.medianMilliseconds.toFixed(3), row.p99Milliseconds.toFixed(3), formatInteger(row.totalMilliseconds), row.peakHeapMegabytes.toFixed(1), row.retainedHeapMegabytes.toFixed(1), formatInteger(row.maxViewTokens), row.overCeilingCalls]);
+  const header = [
+    'strategy',
+    'turns',
+    'messages',
+    'median ms / call',
+    'p99 ms / call',
+    'total ms',
+    'peak heap MB above start',
+    'heap the strategy retains MB',
+    'max view tokens',
+    'over ceiling',
+  ];
+  const rows = report.rows.map((row): Cell[] => [
+    row.strategy,
+    row.stoppedByBudget
+      ? `${formatInteger(row.completedTurns)} of ${formatInteger(row.turns)} (time budget)`
+      : formatInteger(row.turns),
+    formatInteger(row.messages),
+    row.medianMilliseconds.toFixed(3),
+    row.p99Milliseconds.toFixed(3),
+    formatInteger(row.totalMilliseconds),
+    row.peakHeapMegabytes.toFixed(1),
+    row.retainedHeapMegabytes.toFixed(1),
+    formatInteger(row.maxViewTokens),
+    row.overCeilingCalls,
+  ]);
   return markdownTable(header, rows);
 }
 
 export function hugeStepTable(report: ScaleReport): string {
-  const rows = (report.hugeSteps ?? []).map((row): Cell[] => [row.strategy, row.shape, formatInteger(row.calls), formatInteger(row.milliseconds), row.errors]);
+  const rows = (report.hugeSteps ?? []).map((row): Cell[] => [
+    row.strategy,
+    row.shape,
+    formatInteger(row.calls),
+    formatInteger(row.milliseconds),
+    row.errors,
+  ]);
   return markdownTable(['strategy', 'one step of', 'tool calls', 'prepare ms', 'errors'], rows);
 }
 
 export function latencyTable(report: ScaleReport): string {
   const rows = (report.latency?.rows ?? []).map((row): Cell[] => [
-    row.family, row.sessions, formatInteger(row.calls), row.p50Milliseconds.toFixed(3), row.p99Milliseconds.toFixed(3), row.maxMilliseconds.toFixed(3),
-    row.engineP50Milliseconds.toFixed(3), row.engineP99Milliseconds.toFixed(3), row.engineMaxMilliseconds.toFixed(3), row.slowest,
+    row.family,
+    row.sessions,
+    formatInteger(row.calls),
+    row.p50Milliseconds.toFixed(3),
+    row.p99Milliseconds.toFixed(3),
+    row.maxMilliseconds.toFixed(3),
+    row.engineP50Milliseconds.toFixed(3),
+    row.engineP99Milliseconds.toFixed(3),
+    row.engineMaxMilliseconds.toFixed(3),
+    row.slowest,
   ]);
-  return markdownTable(['family', 'sessions', 'calls', 'p50 ms', 'p99 ms', 'max ms', 'p50 ms less counting', 'p99 ms less counting', 'max ms less counting', 'slowest call'], rows);
+  return markdownTable(
+    [
+      'family',
+      'sessions',
+      'calls',
+      'p50 ms',
+      'p99 ms',
+      'max ms',
+      'p50 ms less counting',
+      'p99 ms less counting',
+      'max ms less counting',
+      'slowest call',
+    ],
+    rows,
+  );
 }
 
 export function sessionHeapTable(report: ScaleReport): string {
-  const rows = (report.sessionHeap ?? []).map((row): Cell[] => [row.strategy, formatInteger(row.messages), formatInteger(row.calls), row.retainedHeapMegabytes.toFixed(1)]);
+  const rows = (report.sessionHeap ?? []).map((row): Cell[] => [
+    row.strategy,
+    formatInteger(row.messages),
+    formatInteger(row.calls),
+    row.retainedHeapMegabytes.toFixed(1),
+  ]);
   return markdownTable(['strategy', 'messages', 'prepare calls', 'heap one session retains MB'], rows);
 }
 
 export function longHistoryTable(report: ScaleReport): string {
-  const rows = (report.longHistory ?? []).map((row): Cell[] => [row.strategy, row.counter, formatInteger(row.firstCallMessages), row.calls, formatInteger(row.firstCallMilliseconds), formatInteger(row.laterCallsMilliseconds), formatInteger(row.firstCallMilliseconds + row.laterCallsMilliseconds), row.errors]);
-  return markdownTable(['strategy', 'o200k counter', 'first call sees', 'calls', 'first call ms', 'later calls ms', 'total ms', 'errors'], rows);
+  const rows = (report.longHistory ?? []).map((row): Cell[] => [
+    row.strategy,
+    row.counter,
+    formatInteger(row.firstCallMessages),
+    row.calls,
+    formatInteger(row.firstCallMilliseconds),
+    formatInteger(row.laterCallsMilliseconds),
+    formatInteger(row.firstCallMilliseconds + row.laterCallsMilliseconds),
+    row.errors,
+  ]);
+  return markdownTable(
+    ['strategy', 'o200k counter', 'first call sees', 'calls', 'first call ms', 'later calls ms', 'total ms', 'errors'],
+    rows,
+  );
 }
 
 /** The latency, retained-heap and long-history tables, when the run measured them. */
 export function edgeSections(report: ScaleReport): string[] {
   const sections: string[] = [];
-  if (report.latency) sections.push(`Per-call prepare() latency at ${formatInteger(report.ceiling)} on the real sessions of ${report.latency.corpora.join(', ')}, replayed call by call as the session replay drives it (one untimed warm-up session first; each call's time is the median of ${LATENCY_REPLAYS} replays). "Less counting" leaves out the time spent inside the o200k token counter the host hands the session (each new message and each new band line is counted once):\n\n${latencyTable(report)}`);
-  if (report.longHistory?.length) sections.push(`A long history handed over in one call (a Durable Object restoring a long session): a system prompt, then steps of one tool call (bash, read_file, edit_file or grep) and a result of 40 to 80 words, a user message every 8 steps, agent text on every third call and after every fifth step, words of two to four syllables (hundreds of thousands of distinct ones, as real output has). The first call sees all but the last ${LONG_HISTORY_CALLS - 1} messages, each later call one more. gpt-tokenizer's own \`countTokens\` slows down once it has split 100,000 distinct word pieces (its merge cache then evicts one entry at a time); \`countTokens\` of \`warpfold/tokens\` clears that cache before it fills:\n\n${longHistoryTable(report)}`);
-  if (report.sessionHeap?.length) sections.push(`Heap one FoldSession retains after the synthetic session (settled heap with the session alive less without it; the history excluded):\n\n${sessionHeapTable(report)}`);
+  if (report.latency)
+    sections.push(
+      `Per-call prepare() latency at ${formatInteger(report.ceiling)} on the real sessions of ${report.latency.corpora.join(', ')}, replayed call by call as the session replay drives it (one untimed warm-up session first; each call's time is the median of ${LATENCY_REPLAYS} replays). "Less counting" leaves out the time spent inside the o200k token counter the host hands the session (each new message and each new band line is counted once):\n\n${latencyTable(report)}`,
+    );
+  if (report.longHistory?.length)
+    sections.push(
+      `A long history handed over in one call (a Durable Object restoring a long session): a system prompt, then steps of one tool call (bash, read_file, edit_file or grep) and a result of 40 to 80 words, a user message every 8 steps, agent text on every third call and after every fifth step, words of two to four syllables (hundreds of thousands of distinct ones, as real output has). The first call sees all but the last ${LONG_HISTORY_CALLS - 1} messages, each later call one more. gpt-tokenizer's own \`countTokens\` slows down once it has split 100,000 distinct word pieces (its merge cache then evicts one entry at a time); \`countTokens\` of \`warpfold/tokens\` clears that cache before it fills:\n\n${longHistoryTable(report)}`,
+    );
+  if (report.sessionHeap?.length)
+    sections.push(
+      `Heap one FoldSession retains after the synthetic session (settled heap with the session alive less without it; the history excluded):\n\n${sessionHeapTable(report)}`,
+    );
   return sections;
 }
 
 export function growthLines(report: ScaleReport): string[] {
-  const lines = Object.entries(report.growth).map(([name, { from, to, ratio }]) => `- ${name}: median per-call time at ${formatInteger(to)} turns is ${ratio}× that at ${formatInteger(from)} turns`);
+  const lines = Object.entries(report.growth).map(
+    ([name, { from, to, ratio }]) =>
+      `- ${name}: median per-call time at ${formatInteger(to)} turns is ${ratio}× that at ${formatInteger(from)} turns`,
+  );
   for (const row of report.rows.filter((candidate) => candidate.stoppedByBudget)) {
-    lines.push(`- ${row.strategy}: the ${formatInteger(row.turns)}-turn session was stopped after ${formatInteger(row.completedTurns)} turns, when it passed its ${report.budgetSeconds} s time budget; longer sessions were not attempted`);
+    lines.push(
+      `- ${row.strategy}: the ${formatInteger(row.turns)}-turn session was stopped after ${formatInteger(row.completedTurns)} turns, when it passed its ${report.budgetSeconds} s time budget; longer sessions were not attempted`,
+    );
   }
   return lines;
 }
@@ -337,7 +486,14 @@ export function scaleMarkdown(report: ScaleReport): string {
     scaleTable(report),
     '',
     ...growthLines(report),
-    ...(report.hugeSteps?.length ? ['', 'One assistant message with N tool calls and N results (in order, reversed, or Gemini answering by name), one prepare() call on the whole history:', '', hugeStepTable(report)] : []),
+    ...(report.hugeSteps?.length
+      ? [
+          '',
+          'One assistant message with N tool calls and N results (in order, reversed, or Gemini answering by name), one prepare() call on the whole history:',
+          '',
+          hugeStepTable(report),
+        ]
+      : []),
     ...edgeSections(report).flatMap((section) => ['', section]),
   ];
   for (const { name, reason } of report.skipped) lines.push(`- ${name}: not run (${reason})`);
@@ -354,7 +510,10 @@ async function main(): Promise<void> {
     hugeStepCalls: numberList(parsed['huge-step-calls'], DEFAULT_HUGE_STEP_CALLS),
     latencyCorpora: parsed['latency-corpus'] ? nameList(parsed['latency-corpus'], []) : undefined,
     heapMessages: parsed['heap-messages'] !== undefined ? Number(parsed['heap-messages']) : undefined,
-    longHistoryMessages: parsed['long-history'] !== undefined ? numberList(parsed['long-history'], DEFAULT_LONG_HISTORY_MESSAGES).filter((messages) => messages > 0) : undefined,
+    longHistoryMessages:
+      parsed['long-history'] !== undefined
+        ? numberList(parsed['long-history'], DEFAULT_LONG_HISTORY_MESSAGES).filter((messages) => messages > 0)
+        : undefined,
     log: (line) => console.error(line),
     enginePath: parsed.engine,
     engineOptions: parsed.options ? JSON.parse(parsed.options) : undefined,

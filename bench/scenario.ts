@@ -55,14 +55,41 @@ const money = (value: number): string => value.toFixed(4);
 
 export function scenarioTable(report: ScenarioReport): string {
   const dialect = report.runs[0]?.dialect;
-  const header = ['ceiling', 'strategy', 'input $', 'cache reads $', 'cache writes $', 'fresh $', 'extra calls', 'total $', 'cache hit %', 'facts at need', 'facts in final', 'final tokens', 'max tokens', 'final vs raw', 'over ceiling'];
+  const header = [
+    'ceiling',
+    'strategy',
+    'input $',
+    'cache reads $',
+    'cache writes $',
+    'fresh $',
+    'extra calls',
+    'total $',
+    'cache hit %',
+    'facts at need',
+    'facts in final',
+    'final tokens',
+    'max tokens',
+    'final vs raw',
+    'over ceiling',
+  ];
   const rows = report.runs
     .filter((run) => run.dialect === dialect)
     .map((run): Cell[] => [
-      formatInteger(run.ceiling), run.strategy, money(run.inputCost), money(run.cacheReadCost), money(run.cacheWriteCost), money(run.freshCost),
-      run.extraCalls ? `${run.extraCalls} (${money(run.extraCost)})` : '0', money(run.totalCost), run.cacheHitPercent.toFixed(1),
-      `${run.factsAtNeed}/${run.factsTotal}`, `${run.factsInFinalPrompt}/${run.factsTotal}`, formatInteger(run.finalPromptTokens), formatInteger(run.maxPromptTokens),
-      `${run.finalVersusRaw.toFixed(2)}×`, run.overCeilingCalls,
+      formatInteger(run.ceiling),
+      run.strategy,
+      money(run.inputCost),
+      money(run.cacheReadCost),
+      money(run.cacheWriteCost),
+      money(run.freshCost),
+      run.extraCalls ? `${run.extraCalls} (${money(run.extraCost)})` : '0',
+      money(run.totalCost),
+      run.cacheHitPercent.toFixed(1),
+      `${run.factsAtNeed}/${run.factsTotal}`,
+      `${run.factsInFinalPrompt}/${run.factsTotal}`,
+      formatInteger(run.finalPromptTokens),
+      formatInteger(run.maxPromptTokens),
+      `${run.finalVersusRaw.toFixed(2)}×`,
+      run.overCeilingCalls,
     ]);
   return markdownTable(header, rows);
 }
@@ -74,10 +101,15 @@ export function dialectTable(report: ScenarioReport): string {
   const rows = keys.map((key): Cell[] => {
     const [ceiling, strategy] = key.split('|');
     return [
-      formatInteger(Number(ceiling)), strategy,
+      formatInteger(Number(ceiling)),
+      strategy,
       ...dialects.map((dialect) => {
-        const run = report.runs.find((candidate) => candidate.dialect === dialect && `${candidate.ceiling}|${candidate.strategy}` === key);
-        return run ? `${money(run.totalCost)} · ${run.factsAtNeed}/${run.factsTotal} · ${formatInteger(run.finalPromptTokens)}` : '—';
+        const run = report.runs.find(
+          (candidate) => candidate.dialect === dialect && `${candidate.ceiling}|${candidate.strategy}` === key,
+        );
+        return run
+          ? `${money(run.totalCost)} · ${run.factsAtNeed}/${run.factsTotal} · ${formatInteger(run.finalPromptTokens)}`
+          : '—';
       }),
     ];
   });
@@ -103,7 +135,10 @@ export function scenarioMarkdown(report: ScenarioReport): string {
     '',
     '## Facts',
     '',
-    markdownTable(['fact', 'kind', 'planted in result of call', 'needed at call'], report.facts.map((fact) => [`\`${fact.value}\``, fact.kind, fact.plantedAtStep, fact.neededAtStep])),
+    markdownTable(
+      ['fact', 'kind', 'planted in result of call', 'needed at call'],
+      report.facts.map((fact) => [`\`${fact.value}\``, fact.kind, fact.plantedAtStep, fact.neededAtStep]),
+    ),
   ];
   for (const { name, reason } of report.skipped) lines.push('', `- ${name}: not run (${reason})`);
   return lines.join('\n');

@@ -110,7 +110,13 @@ async function startServer(directory: string, token: string, vars: Record<string
   });
 }
 
-async function loadRun(endpoint: Endpoint, size: number, mode: Mode, concurrency: number, seconds: number): Promise<WorkerLoadRow> {
+async function loadRun(
+  endpoint: Endpoint,
+  size: number,
+  mode: Mode,
+  concurrency: number,
+  seconds: number,
+): Promise<WorkerLoadRow> {
   const perClient = SESSIONS_PER_CLIENT[size] ?? Math.max(1, Math.round(2_400 / size));
   const maxTurns = Math.max(1, Math.floor((size * GROWTH_FRACTION) / 3));
   const options = { pressureCeiling: CEILING };
@@ -134,13 +140,18 @@ async function loadRun(endpoint: Endpoint, size: number, mode: Mode, concurrency
   await Promise.all(
     clients.map(async (sessions) => {
       for (let round = 0; performance.now() < deadline; round++) {
-        const open = sessions.filter((candidate) => candidate.turns < maxTurns && candidate.offset < candidate.next.length);
+        const open = sessions.filter(
+          (candidate) => candidate.turns < maxTurns && candidate.offset < candidate.next.length,
+        );
         if (!open.length) break;
         const session = open[round % open.length];
         const append = session.next.slice(session.offset, session.offset + 3);
         if (mode === 'cold') await forget(endpoint, session.id);
         const before = performance.now();
-        const response = await post(endpoint, `/v1/sessions/${session.id}/prepare`, { append, prefixDigest: session.digest });
+        const response = await post(endpoint, `/v1/sessions/${session.id}/prepare`, {
+          append,
+          prefixDigest: session.digest,
+        });
         const text = await response.text();
         latencies.push(performance.now() - before);
         if (!response.ok) {
@@ -172,7 +183,8 @@ async function loadRun(endpoint: Endpoint, size: number, mode: Mode, concurrency
   };
 }
 
-const median = (values: readonly number[]): number => Math.round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] * 10) / 10;
+const median = (values: readonly number[]): number =>
+  Math.round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] * 10) / 10;
 
 /** The drop must give back all but this much of what the session added (heap snapshots differ by a little). */
 const NOT_GIVEN_BACK_TOLERANCE_MEGABYTES = 2;
@@ -205,7 +217,9 @@ async function limitRun(directory: string, token: string, limitMessages: number)
     let digest = await loadSession(endpoint, 'limit', history, { pressureCeiling: CEILING });
     let length = messages;
     const appendTurn = async () => {
-      const { milliseconds, response } = await timed(() => post(endpoint, '/v1/sessions/limit/prepare', { append: full.slice(length, length + 3), prefixDigest: digest }));
+      const { milliseconds, response } = await timed(() =>
+        post(endpoint, '/v1/sessions/limit/prepare', { append: full.slice(length, length + 3), prefixDigest: digest }),
+      );
       const result = (await response.json()) as { digest: string; length: number; stats: { viewTokens: number } };
       digest = result.digest;
       length = result.length;
@@ -230,10 +244,15 @@ async function limitRun(directory: string, token: string, limitMessages: number)
     await server.stop();
     server = await startServer(directory, token, vars);
     endpoint = { url: server.url, token };
-    const summary = await timed(() => fetch(`${endpoint.url}/v1/sessions/limit`, { headers: { Authorization: `Bearer ${token}` } }));
+    const summary = await timed(() =>
+      fetch(`${endpoint.url}/v1/sessions/limit`, { headers: { Authorization: `Bearer ${token}` } }),
+    );
     const firstAppend = await appendTurn();
     const afterRestart = await isolateHeapUsage(server.inspectorPort);
-    const over = await post(endpoint, '/v1/sessions/limit/prepare', { append: full.slice(length, length + 3).concat(full.slice(0, 3)), prefixDigest: digest });
+    const over = await post(endpoint, '/v1/sessions/limit/prepare', {
+      append: full.slice(length, length + 3).concat(full.slice(0, 3)),
+      prefixDigest: digest,
+    });
     const overLimitStatus = over.status;
     await over.text();
     const notGivenBack = megabytes(dropped.usedBytes - baseline.usedBytes);
@@ -258,8 +277,12 @@ async function limitRun(directory: string, token: string, limitMessages: number)
       overLimitStatus,
       isolateLimitMegabytes: 128,
     };
-    if (notGivenBack > NOT_GIVEN_BACK_TOLERANCE_MEGABYTES) throw new Error(`the heap did not come back after the session was dropped: ${result.heapBaselineMegabytes} MB before, ${result.heapWithSessionMegabytes} MB with it, ${result.heapAfterDropMegabytes} MB after`);
-    if (overLimitStatus !== 413) throw new Error(`an append past the session limit answered ${overLimitStatus}, not 413`);
+    if (notGivenBack > NOT_GIVEN_BACK_TOLERANCE_MEGABYTES)
+      throw new Error(
+        `the heap did not come back after the session was dropped: ${result.heapBaselineMegabytes} MB before, ${result.heapWithSessionMegabytes} MB with it, ${result.heapAfterDropMegabytes} MB after`,
+      );
+    if (overLimitStatus !== 413)
+      throw new Error(`an append past the session limit answered ${overLimitStatus}, not 413`);
     return result;
   } finally {
     await server.stop();
@@ -267,30 +290,77 @@ async function limitRun(directory: string, token: string, limitMessages: number)
 }
 
 export function renderWorkerBench(report: WorkerBenchReport): string {
-  const rows = report.rows.map((row) => [formatInteger(row.messages), row.mode, row.concurrency, formatInteger(row.requests), row.errors, row.requestsPerSecond.toFixed(1), row.p50Milliseconds.toFixed(1), row.p99Milliseconds.toFixed(1), `+${row.maxGrowthMessages}`]);
+  const rows = report.rows.map((row) => [
+    formatInteger(row.messages),
+    row.mode,
+    row.concurrency,
+    formatInteger(row.requests),
+    row.errors,
+    row.requestsPerSecond.toFixed(1),
+    row.p50Milliseconds.toFixed(1),
+    row.p99Milliseconds.toFixed(1),
+    `+${row.maxGrowthMessages}`,
+  ]);
   const limit = report.limit;
   return [
     '# Edge endpoint under load',
     '',
     `\`wrangler dev\` on 127.0.0.1 (workerd from npm), driven over loopback HTTP by \`npm run bench:worker\`; ceiling ${formatInteger(report.ceiling)} tokens; Node ${report.measuredOn.node}, ${report.measuredOn.cores} cores (${report.measuredOn.cpu}), load average ${report.loadAverage} when the run began.`,
-    'Each request is `POST /v1/sessions/:id/prepare` appending one turn (up to 3 messages) with its `prefixDigest`. *append*: the session\'s Durable Object is warm. *cold*: the object was told to drop its memory just before (an untimed call), so the request first reads the raw history and the saved fold state back from SQLite and restores the FoldSession, the work a Durable Object does after an eviction or once SESSION_WARM_SECONDS have passed (the instance itself stays: workerd offers no reset the worker can call).',
+    "Each request is `POST /v1/sessions/:id/prepare` appending one turn (up to 3 messages) with its `prefixDigest`. *append*: the session's Durable Object is warm. *cold*: the object was told to drop its memory just before (an untimed call), so the request first reads the raw history and the saved fold state back from SQLite and restores the FoldSession, the work a Durable Object does after an eviction or once SESSION_WARM_SECONDS have passed (the instance itself stays: workerd offers no reset the worker can call).",
     '',
-    markdownTable(['messages', 'mode', 'clients', 'requests', 'errors', 'requests/s', 'p50 ms', 'p99 ms', 'session growth'], rows),
+    markdownTable(
+      ['messages', 'mode', 'clients', 'requests', 'errors', 'requests/s', 'p50 ms', 'p99 ms', 'session growth'],
+      rows,
+    ),
     '',
     `## One session at the size limit (${formatInteger(limit.maxSessionMessages)} messages)`,
     '',
     `One Durable Object holds a synthetic session ${formatInteger(limit.maxSessionMessages - limit.messages)} messages short of MAX_SESSION_MESSAGES (${formatInteger(limit.messages)} messages, ${limit.rawJsonMegabytes} MB of raw JSON, under MAX_SESSION_BYTES of ${megabytes(limit.maxSessionBytes)} MB; view ${formatInteger(limit.viewTokens)} tokens). The isolate's live heap is read through the V8 inspector of \`wrangler dev\` after a heap snapshot (which collects garbage fully first). *with session*: the object holds it warm, its live fold and the raw history the engine keeps, as during and right after a call. *after drop*: the object dropped it (\`forget\`, what SESSION_WARM_SECONDS does after the last call); the bench fails unless this comes back within ${NOT_GIVEN_BACK_TOLERANCE_MEGABYTES} MB of the baseline. An append past the limit answered ${limit.overLimitStatus}.`,
     '',
     markdownTable(
-      ['heap baseline MB', 'heap with session MB', 'session adds MB', 'heap after drop MB', 'not given back MB', 'isolate limit MB', 'workerd RSS baseline MB', 'workerd RSS with session MB'],
-      [[limit.heapBaselineMegabytes, limit.heapWithSessionMegabytes, limit.sessionHeapMegabytes, limit.heapAfterDropMegabytes, limit.heapNotGivenBackMegabytes, limit.isolateLimitMegabytes, limit.workerdRssBaselineMegabytes, limit.workerdRssWithSessionMegabytes]],
+      [
+        'heap baseline MB',
+        'heap with session MB',
+        'session adds MB',
+        'heap after drop MB',
+        'not given back MB',
+        'isolate limit MB',
+        'workerd RSS baseline MB',
+        'workerd RSS with session MB',
+      ],
+      [
+        [
+          limit.heapBaselineMegabytes,
+          limit.heapWithSessionMegabytes,
+          limit.sessionHeapMegabytes,
+          limit.heapAfterDropMegabytes,
+          limit.heapNotGivenBackMegabytes,
+          limit.isolateLimitMegabytes,
+          limit.workerdRssBaselineMegabytes,
+          limit.workerdRssWithSessionMegabytes,
+        ],
+      ],
     ),
     '',
     'Time of one append (median of 3), warm and cold, and after a restart of `wrangler dev` over the same state: the summary (`GET /v1/sessions/:id`, which reads the record only) and the first append (which reads the whole history back from SQLite and restores the fold), with the heap after it.',
     '',
     markdownTable(
-      ['warm append ms', 'cold append ms', 'after restart: summary ms', 'after restart: first append ms', 'heap after it MB'],
-      [[limit.warmAppendMilliseconds, limit.coldAppendMilliseconds, limit.restartSummaryMilliseconds, limit.restartFirstAppendMilliseconds, limit.heapAfterRestartAppendMegabytes]],
+      [
+        'warm append ms',
+        'cold append ms',
+        'after restart: summary ms',
+        'after restart: first append ms',
+        'heap after it MB',
+      ],
+      [
+        [
+          limit.warmAppendMilliseconds,
+          limit.coldAppendMilliseconds,
+          limit.restartSummaryMilliseconds,
+          limit.restartFirstAppendMilliseconds,
+          limit.heapAfterRestartAppendMegabytes,
+        ],
+      ],
     ),
     '',
   ].join('\n');
@@ -313,14 +383,23 @@ async function main(): Promise<void> {
         for (const mode of ['append', 'cold'] as const) {
           const row = await loadRun({ url: server!.url, token }, size, mode, concurrency, seconds);
           rows.push(row);
-          console.log(`${size} messages, ${mode}: ${row.requests} requests, ${row.requestsPerSecond}/s, p50 ${row.p50Milliseconds} ms, p99 ${row.p99Milliseconds} ms, errors ${row.errors}`);
+          console.log(
+            `${size} messages, ${mode}: ${row.requests} requests, ${row.requestsPerSecond}/s, p50 ${row.p50Milliseconds} ms, p99 ${row.p99Milliseconds} ms, errors ${row.errors}`,
+          );
         }
       }
     } finally {
       await server?.stop();
     }
     const limit = await limitRun(join(directory, 'limit'), token, limitMessages);
-    const report: WorkerBenchReport = { kind: 'worker', ceiling: CEILING, rows, limit, measuredOn: measuredOn(), loadAverage };
+    const report: WorkerBenchReport = {
+      kind: 'worker',
+      ceiling: CEILING,
+      rows,
+      limit,
+      measuredOn: measuredOn(),
+      loadAverage,
+    };
     const markdown = renderWorkerBench(report);
     const written = writeResults(args.update === 'true' ? COMMITTED_RESULTS : RUN_OUTPUT, 'worker', report, markdown);
     console.log(`\n${markdown}\nwrote ${written.markdown} and ${written.json}`);

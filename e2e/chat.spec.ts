@@ -61,7 +61,10 @@ test('replays without a key, folds before every call, and keeps its history acro
         open.onsuccess = () => {
           const read = open.result.transaction('sessions').objectStore('sessions').get('chat');
           read.onsuccess = () => {
-            const record = JSON.parse((read.result as { text: string }).text) as { kind: string; state: { messages: unknown[] } };
+            const record = JSON.parse((read.result as { text: string }).text) as {
+              kind: string;
+              state: { messages: unknown[] };
+            };
             resolve(record.kind === 'session' ? record.state.messages.length : -1);
           };
           read.onerror = () => reject(read.error);
@@ -83,4 +86,3 @@ test('sending without an API key keeps the typed message and says why', async ({
   await expect(page.locator('#prompt')).toHaveValue('Please summarise the session so far.');
   await expect(page.getByTestId('history-count')).toHaveText(before ?? '');
 });
-

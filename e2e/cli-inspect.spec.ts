@@ -20,9 +20,19 @@ let url: string;
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   root = mkdtempSync(join(tmpdir(), 'warpfold-inspect-'));
-  await build({ configFile: join(REPO_ROOT, 'vite.config.ts'), logLevel: 'warn', build: { outDir: join(root, 'dist'), emptyOutDir: true } });
-  await build({ configFile: join(REPO_ROOT, 'vite.demo.config.ts'), logLevel: 'warn', build: { outDir: join(root, 'dist-inspector'), emptyOutDir: true } });
-  child = spawn(process.execPath, [join(root, 'dist/cli.js'), 'inspect', SESSION], { stdio: ['ignore', 'pipe', 'pipe'] });
+  await build({
+    configFile: join(REPO_ROOT, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: join(root, 'dist'), emptyOutDir: true },
+  });
+  await build({
+    configFile: join(REPO_ROOT, 'vite.demo.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: join(root, 'dist-inspector'), emptyOutDir: true },
+  });
+  child = spawn(process.execPath, [join(root, 'dist/cli.js'), 'inspect', SESSION], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   url = await new Promise<string>((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -43,22 +53,31 @@ test.afterAll(async () => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-test('warpfold inspect serves the inspector on 127.0.0.1 with the session loaded and folded', async ({ page, request }) => {
+test('warpfold inspect serves the inspector on 127.0.0.1 with the session loaded and folded', async ({
+  page,
+  request,
+}) => {
   expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?sample=/);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(url);
   await expect(page.locator('body')).toHaveAttribute('data-folded', 'true', { timeout: 60_000 });
-  await expect(page.locator('#source-line')).toContainText('57bb5674-54b1-4ce6-9157-2d341cd9bfc1.jsonl · claude-code-jsonl');
+  await expect(page.locator('#source-line')).toContainText(
+    '57bb5674-54b1-4ce6-9157-2d341cd9bfc1.jsonl · claude-code-jsonl',
+  );
   const calls = Number(await page.locator('#call-count').textContent());
   expect(calls).toBeGreaterThan(10);
-  await expect(page.locator('#timeline')).toHaveAttribute('aria-label', new RegExp(`^Prompt size of ${calls} calls against`));
+  await expect(page.locator('#timeline')).toHaveAttribute(
+    'aria-label',
+    new RegExp(`^Prompt size of ${calls} calls against`),
+  );
   // the page read the file from the local server, byte for byte
   const served = await request.get(new URL(decodeURIComponent(new URL(url).searchParams.get('sample')!), url).href);
   expect(await served.text()).toBe(readFileSync(SESSION, 'utf8'));
   // nothing else on the disk is reachable
-  for (const path of ['/../package.json', '/%2e%2e/package.json', '/local-session/other.jsonl']) expect((await request.get(new URL(path, url).href)).status(), path).toBeGreaterThanOrEqual(403);
+  for (const path of ['/../package.json', '/%2e%2e/package.json', '/local-session/other.jsonl'])
+    expect((await request.get(new URL(path, url).href)).status(), path).toBeGreaterThanOrEqual(403);
   expect(errors).toEqual([]);
   await page.screenshot({ path: 'test-results/cli-inspect.png', fullPage: true });
 });

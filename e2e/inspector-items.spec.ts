@@ -22,23 +22,44 @@ async function openFolded(page: Page): Promise<void> {
 
 async function loadFile(page: Page, name: string, value: unknown): Promise<void> {
   await page.locator('body').evaluate((body) => (body.dataset.folded = 'false'));
-  await page.locator('#file-input').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(value)) });
+  await page
+    .locator('#file-input')
+    .setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(value)) });
   await expect(page.locator('body')).toHaveAttribute('data-folded', 'true', { timeout: 60_000 });
 }
 
 /** An agent session whose raw history passes 137k tokens: 60 tool calls, each reading a long file. */
 function longSession(): unknown[] {
-  const messages: unknown[] = [{ role: 'system', content: 'You are a coding agent.' }, { role: 'user', content: 'Find where the parser loses line numbers.' }];
+  const messages: unknown[] = [
+    { role: 'system', content: 'You are a coding agent.' },
+    { role: 'user', content: 'Find where the parser loses line numbers.' },
+  ];
   for (let step = 0; step < 60; step++) {
-    messages.push({ role: 'assistant', content: `Reading part ${step}.`, tool_calls: [{ id: `call_${step}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: `src/parser/part_${step}.ts` }) } }] });
-    const lines = Array.from({ length: 260 }, (_, line) => `export const value_${step}_${line} = parseLine(input, ${line}); // keeps offset ${step * 1000 + line}`);
+    messages.push({
+      role: 'assistant',
+      content: `Reading part ${step}.`,
+      tool_calls: [
+        {
+          id: `call_${step}`,
+          type: 'function',
+          function: { name: 'read_file', arguments: JSON.stringify({ path: `src/parser/part_${step}.ts` }) },
+        },
+      ],
+    });
+    const lines = Array.from(
+      { length: 260 },
+      (_, line) =>
+        `export const value_${step}_${line} = parseLine(input, ${line}); // keeps offset ${step * 1000 + line}`,
+    );
     messages.push({ role: 'tool', tool_call_id: `call_${step}`, content: lines.join('\n') });
   }
   messages.push({ role: 'assistant', content: 'Found it in src/parser/part_3.ts.' });
   return messages;
 }
 
-test('one numbering: a band header, its receipt, its lines and the raw list all count messages from 1', async ({ page }) => {
+test('one numbering: a band header, its receipt, its lines and the raw list all count messages from 1', async ({
+  page,
+}) => {
   await openFolded(page);
   await page.locator('#scrubber').focus();
   await page.keyboard.press('End');
@@ -56,7 +77,9 @@ test('one numbering: a band header, its receipt, its lines and the raw list all 
   await expect(page.locator('#raw-0 .role')).toHaveText(/^#1 /);
 });
 
-test('on a 137k-token session the ceiling line sits at least a fifth of the timeline above its base', async ({ page }) => {
+test('on a 137k-token session the ceiling line sits at least a fifth of the timeline above its base', async ({
+  page,
+}) => {
   await openFolded(page);
   await loadFile(page, 'long-session.json', longSession());
   await page.locator('#scrubber').focus();
@@ -90,7 +113,8 @@ test('the page explains its words', async ({ page }) => {
   await openFolded(page);
   const glossary = page.locator('#glossary');
   await glossary.locator('summary').click();
-  for (const term of ['shown · clipped · counted', 'epoch · (merge)', 'retention at need', 'fnv1a32:…', '⌖ closet']) await expect(glossary.locator('dt', { hasText: term })).toBeVisible();
+  for (const term of ['shown · clipped · counted', 'epoch · (merge)', 'retention at need', 'fnv1a32:…', '⌖ closet'])
+    await expect(glossary.locator('dt', { hasText: term })).toBeVisible();
 });
 
 test('Episodes titles read as the user typed them, with no device file and no emoji cut in half', async ({ page }) => {
@@ -99,7 +123,22 @@ test('Episodes titles read as the user typed them, with no device file and no em
   const request = `<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n<command-args>${'x'.repeat(191)}🎉 src/app.ts</command-args>`;
   const session = [
     { role: 'user', content: request },
-    { role: 'assistant', content: 'Writing.', tool_calls: [{ id: 'w1', type: 'function', function: { name: 'Write', arguments: JSON.stringify({ file_path: 'src/app.ts', content: 'export {};' }) } }, { id: 'w2', type: 'function', function: { name: 'Write', arguments: JSON.stringify({ file_path: 'nul', content: '' }) } }] },
+    {
+      role: 'assistant',
+      content: 'Writing.',
+      tool_calls: [
+        {
+          id: 'w1',
+          type: 'function',
+          function: { name: 'Write', arguments: JSON.stringify({ file_path: 'src/app.ts', content: 'export {};' }) },
+        },
+        {
+          id: 'w2',
+          type: 'function',
+          function: { name: 'Write', arguments: JSON.stringify({ file_path: 'nul', content: '' }) },
+        },
+      ],
+    },
     { role: 'tool', tool_call_id: 'w1', content: 'File written: src/app.ts' },
     { role: 'tool', tool_call_id: 'w2', content: 'File written: nul' },
     { role: 'assistant', content: 'Done: src/app.ts reviewed.' },

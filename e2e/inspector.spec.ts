@@ -62,7 +62,13 @@ test('a late call shows exactly the numbers the library gives for it', async ({ 
   await expect(page.getByTestId('cached-tokens')).toHaveText(tokens(expected.cachedTokens));
   await expect(page.getByTestId('shared-prefix')).toHaveText(new RegExp(`^${expected.sharedPrefixMessages} msgs`));
   await expect(page.getByTestId('cost-warpfold')).toHaveText(expected.cumulativeCost.toFixed(4));
-  await expect(page.getByTestId('cache-state')).toHaveText(expected.cacheHot ? 'hot (prefix reused)' : expected.epochReason ? new RegExp(`^epoch: ${expected.epochReason}`) : 'cold');
+  await expect(page.getByTestId('cache-state')).toHaveText(
+    expected.cacheHot
+      ? 'hot (prefix reused)'
+      : expected.epochReason
+        ? new RegExp(`^epoch: ${expected.epochReason}`)
+        : 'cold',
+  );
   // the view pane shows that call's view, its shared prefix highlighted
   await expect(page.locator('#view-list > li')).toHaveCount(expected.viewMessages);
   await expect(page.locator('#view-list > li.shared')).toHaveCount(expected.sharedPrefixMessages);
@@ -101,11 +107,27 @@ test('a line of a fold expands to the raw turn it came from', async ({ page }) =
 test('malformed files get an error that names where, and the page keeps working', async ({ page }) => {
   await openFolded(page);
   const input = page.locator('#file-input');
-  await input.setInputFiles({ name: 'truncated.json', mimeType: 'application/json', buffer: Buffer.from('{"messages": [{"role": "user", "content": "hi"}') });
+  await input.setInputFiles({
+    name: 'truncated.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{"messages": [{"role": "user", "content": "hi"}'),
+  });
   await expect(page.locator('#error')).toBeVisible();
   await expect(page.locator('#error')).toContainText('Could not load truncated.json — line 1:');
-  await input.setInputFiles({ name: 'orphan.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify([{ role: 'user', content: 'hi' }, { role: 'tool', tool_call_id: 'call_9', content: 'orphan' }, { role: 'assistant', content: 'ok' }])) });
-  await expect(page.locator('#error')).toContainText('Could not load orphan.json — message 2: tool result "call_9" answers no pending tool call');
+  await input.setInputFiles({
+    name: 'orphan.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(
+      JSON.stringify([
+        { role: 'user', content: 'hi' },
+        { role: 'tool', tool_call_id: 'call_9', content: 'orphan' },
+        { role: 'assistant', content: 'ok' },
+      ]),
+    ),
+  });
+  await expect(page.locator('#error')).toContainText(
+    'Could not load orphan.json — message 2: tool result "call_9" answers no pending tool call',
+  );
   // the loaded session is still there
   await expect(page.locator('#call-count')).toHaveText(String(reference.length));
   await expect(page.locator('#view-list > li').first()).toBeVisible();

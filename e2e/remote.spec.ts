@@ -23,7 +23,14 @@ test.beforeAll(async () => {
   test.setTimeout(240_000);
   directory = await mkdtemp(join(tmpdir(), 'warpfold-remote-e2e-'));
   await writeFile(join(directory, '.dev.vars'), `WARPFOLD_TOKEN=${token}\n`);
-  [endpoint, server] = await Promise.all([startWranglerDev({ persistTo: join(directory, 'state'), envFile: join(directory, '.dev.vars'), vars: { CORS_ORIGINS: '*' } }), startDemoServer()]);
+  [endpoint, server] = await Promise.all([
+    startWranglerDev({
+      persistTo: join(directory, 'state'),
+      envFile: join(directory, '.dev.vars'),
+      vars: { CORS_ORIGINS: '*' },
+    }),
+    startDemoServer(),
+  ]);
 });
 test.afterAll(async () => {
   await endpoint?.stop();
@@ -33,7 +40,9 @@ test.afterAll(async () => {
 
 test('the inspector folds through the endpoint and shows what the library gives for its settings', async ({ page }) => {
   test.setTimeout(240_000);
-  const sample = JSON.parse(await readFile(join(REPO_ROOT, 'demo/public/samples/pydicom-901.json'), 'utf8')) as { messages: ProviderMessage[] };
+  const sample = JSON.parse(await readFile(join(REPO_ROOT, 'demo/public/samples/pydicom-901.json'), 'utf8')) as {
+    messages: ProviderMessage[];
+  };
   const reference = referenceCalls(sample.messages, 8_000, null);
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`${server.url}?sample=none`);

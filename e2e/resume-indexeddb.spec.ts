@@ -13,7 +13,14 @@ import { uninterruptedRun, type CallResult } from '../test/storage/resume-driver
 import './resume-page/api.ts';
 
 const repository = fileURLToPath(new URL('..', import.meta.url));
-const history = (JSON.parse(readFileSync(new URL('../test/saved-state/fixtures/sweagent-gpt4-pydicom__pydicom-1458.json', import.meta.url), 'utf8')) as { messages: ProviderMessage[] }).messages;
+const history = (
+  JSON.parse(
+    readFileSync(
+      new URL('../test/saved-state/fixtures/sweagent-gpt4-pydicom__pydicom-1458.json', import.meta.url),
+      'utf8',
+    ),
+  ) as { messages: ProviderMessage[] }
+).messages;
 /** After call 7 the session has sealed bands and more epochs follow: the restore has real state to carry. */
 const SPLIT = 7;
 
@@ -27,7 +34,9 @@ async function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -62,7 +71,10 @@ test('a reloaded page resumes its FoldSession from IndexedDB with byte-identical
   expect(expected.slice(SPLIT).some((result) => result.epochReason !== null)).toBe(true);
 
   await openPage(page);
-  const first = await page.evaluate(([messages, calls]) => window.warpfoldResume!.runFirst(messages, calls), [history, SPLIT] as const);
+  const first = await page.evaluate(([messages, calls]) => window.warpfoldResume!.runFirst(messages, calls), [
+    history,
+    SPLIT,
+  ] as const);
   expect(first.results).toEqual(expected.slice(0, SPLIT));
   expect(first.savedVersion).toBe(SPLIT);
 
@@ -71,7 +83,11 @@ test('a reloaded page resumes its FoldSession from IndexedDB with byte-identical
   await expect(page.locator('#status')).toHaveText('ready', { timeout: 60_000 });
   expect(await page.evaluate(() => 'beforeReload' in window)).toBe(false);
 
-  const resumed = await page.evaluate(([messages, from, to]) => window.warpfoldResume!.resume(messages, from, to), [history, SPLIT, expected.length] as const);
+  const resumed = await page.evaluate(([messages, from, to]) => window.warpfoldResume!.resume(messages, from, to), [
+    history,
+    SPLIT,
+    expected.length,
+  ] as const);
   expect(resumed.loadedVersion).toBe(SPLIT);
   expect(resumed.results.map((result) => result.digest)).toEqual(expected.slice(SPLIT).map((result) => result.digest));
   expect(resumed.results).toEqual(expected.slice(SPLIT));

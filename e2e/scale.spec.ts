@@ -47,24 +47,43 @@ test('a 1,000-call session folds in the worker and scrubs without long main-thre
     requestAnimationFrame(tick);
     addEventListener('DOMContentLoaded', () => {
       const text = document.getElementById('progress-text') as HTMLElement;
-      new MutationObserver(() => progress.push(`${performance.now().toFixed(0)} ${text.textContent}`)).observe(text, { childList: true, characterData: true, subtree: true });
+      new MutationObserver(() => progress.push(`${performance.now().toFixed(0)} ${text.textContent}`)).observe(text, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
     });
   });
   await page.goto(`${server.url}?sample=none`);
   // the ceiling the scale benchmark uses; at 8,000 a 1,000-call replay takes twice as long on this machine
   await page.locator('#ceiling').fill('16000');
-  await page.locator('#file-input').setInputFiles({ name: 'synthetic-1000-calls.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ messages })) });
+  await page.locator('#file-input').setInputFiles({
+    name: 'synthetic-1000-calls.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({ messages })),
+  });
   const loadStart = await page.evaluate(() => performance.now());
   await expect(page.locator('body')).toHaveAttribute('data-folded', 'true', { timeout: 240_000 });
   await expect(page.locator('#call-count')).toHaveText(String(CALLS));
   const foldEnd = await page.evaluate(() => performance.now());
 
   // while the worker folded, the page kept painting and the progress bar moved through the calls
-  const during = await page.evaluate(([from, to]) => ({
-    frames: (window as unknown as { __frames: number[] }).__frames.filter((time) => time >= from && time <= to).length,
-    progress: (window as unknown as { __progress: string[] }).__progress.filter((line) => /folding \d+ \/ 1000 calls/.test(line)).length,
-    longest: Math.max(0, ...(window as unknown as { __tasks: Array<{ start: number; duration: number }> }).__tasks.filter((task) => task.start >= from && task.start <= to).map((task) => task.duration)),
-  }), [loadStart, foldEnd]);
+  const during = await page.evaluate(
+    ([from, to]) => ({
+      frames: (window as unknown as { __frames: number[] }).__frames.filter((time) => time >= from && time <= to)
+        .length,
+      progress: (window as unknown as { __progress: string[] }).__progress.filter((line) =>
+        /folding \d+ \/ 1000 calls/.test(line),
+      ).length,
+      longest: Math.max(
+        0,
+        ...(window as unknown as { __tasks: Array<{ start: number; duration: number }> }).__tasks
+          .filter((task) => task.start >= from && task.start <= to)
+          .map((task) => task.duration),
+      ),
+    }),
+    [loadStart, foldEnd],
+  );
   const foldSeconds = (foldEnd - loadStart) / 1000;
   expect(during.progress).toBeGreaterThan(3);
   expect(during.frames).toBeGreaterThan(foldSeconds * 10);
@@ -93,15 +112,37 @@ test('a 1,000-call session folds in the worker and scrubs without long main-thre
   phases.push(['end', scrubEnd]);
   await expect(page.locator('#call-number')).toHaveText(String(CALLS));
   await expect(page.locator('#view-summary')).toContainText(`call ${CALLS}:`);
-  const scrubbing = await page.evaluate(([from, to]) => (window as unknown as { __tasks: Array<{ start: number; duration: number }> }).__tasks.filter((task) => task.start >= from && task.start <= to), [scrubStart, scrubEnd]);
+  const scrubbing = await page.evaluate(
+    ([from, to]) =>
+      (window as unknown as { __tasks: Array<{ start: number; duration: number }> }).__tasks.filter(
+        (task) => task.start >= from && task.start <= to,
+      ),
+    [scrubStart, scrubEnd],
+  );
   const longest = Math.max(0, ...scrubbing.map((task) => task.duration));
   const byPhase: Record<string, number> = {};
   let phaseStart = scrubStart;
   for (const [name, end] of phases) {
-    byPhase[name] = Math.max(0, ...scrubbing.filter((task) => task.start >= phaseStart && task.start < end).map((task) => Math.round(task.duration)));
+    byPhase[name] = Math.max(
+      0,
+      ...scrubbing
+        .filter((task) => task.start >= phaseStart && task.start < end)
+        .map((task) => Math.round(task.duration)),
+    );
     phaseStart = end;
   }
-  const figures = { calls: CALLS, messages: messages.length, foldSeconds: Number(foldSeconds.toFixed(1)), framesWhileFolding: during.frames, longestTaskWhileFoldingMs: during.longest, scrubSeconds: Number(((scrubEnd - scrubStart) / 1000).toFixed(1)), longTasksWhileScrubbing: scrubbing.length, longestTaskWhileScrubbingMs: longest, longestTaskByScrubPhaseMs: byPhase, loadAverage: Number(loadavg()[0].toFixed(1)) };
+  const figures = {
+    calls: CALLS,
+    messages: messages.length,
+    foldSeconds: Number(foldSeconds.toFixed(1)),
+    framesWhileFolding: during.frames,
+    longestTaskWhileFoldingMs: during.longest,
+    scrubSeconds: Number(((scrubEnd - scrubStart) / 1000).toFixed(1)),
+    longTasksWhileScrubbing: scrubbing.length,
+    longestTaskWhileScrubbingMs: longest,
+    longestTaskByScrubPhaseMs: byPhase,
+    loadAverage: Number(loadavg()[0].toFixed(1)),
+  };
   mkdirSync('test-results', { recursive: true });
   writeFileSync('test-results/scale-longtasks.json', `${JSON.stringify(figures, null, 2)}\n`);
   console.log(JSON.stringify(figures));

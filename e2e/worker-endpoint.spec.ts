@@ -31,14 +31,29 @@ async function start(): Promise<void> {
   server = await startWranglerDev({
     persistTo: join(directory, 'state'),
     envFile: join(directory, '.dev.vars'),
-    vars: { RATE_LIMIT_REQUESTS: String(RATE_LIMIT), MAX_BODY_BYTES: String(MAX_BODY_BYTES), MAX_SESSION_MESSAGES: String(MAX_SESSION_MESSAGES), UNAUTHENTICATED_RATE_LIMIT_REQUESTS: String(UNAUTHENTICATED_LIMIT) },
+    vars: {
+      RATE_LIMIT_REQUESTS: String(RATE_LIMIT),
+      MAX_BODY_BYTES: String(MAX_BODY_BYTES),
+      MAX_SESSION_MESSAGES: String(MAX_SESSION_MESSAGES),
+      UNAUTHENTICATED_RATE_LIMIT_REQUESTS: String(UNAUTHENTICATED_LIMIT),
+    },
   });
 }
 
-function api(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, bearer: string | null = tokens.a): Promise<Response> {
+function api(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  bearer: string | null = tokens.a,
+): Promise<Response> {
   return fetch(`${server.url}${path}`, {
     method,
-    headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}), ...headers },
+    headers: {
+      ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
+      ...headers,
+    },
     ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
   });
 }
@@ -48,7 +63,11 @@ function api(method: string, path: string, body?: unknown, headers: Record<strin
  * header, and stops at the first line of the answer. A socket (not fetch) so the client stops
  * sending when the server answers, as a careful client would.
  */
-function uploadUntilAnswered(url: string, bearer: string, total: number): Promise<{ statusLine: string; sentBytes: number }> {
+function uploadUntilAnswered(
+  url: string,
+  bearer: string,
+  total: number,
+): Promise<{ statusLine: string; sentBytes: number }> {
   const { hostname, port, pathname } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -66,13 +85,19 @@ function uploadUntilAnswered(url: string, bearer: string, total: number): Promis
     });
     socket.on('error', (error) => (answered ? undefined : reject(error)));
     socket.on('connect', async () => {
-      socket.write(`POST ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${bearer}\r\nContent-Type: application/json\r\nContent-Length: ${total}\r\n\r\n`);
+      socket.write(
+        `POST ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${bearer}\r\nContent-Type: application/json\r\nContent-Length: ${total}\r\n\r\n`,
+      );
       while (!answered && sentBytes < total) {
         socket.write(chunk);
         sentBytes += chunk.length;
         await new Promise((tick) => setTimeout(tick, 2));
       }
-      if (!answered) setTimeout(() => (answered ? undefined : reject(new Error(`sent all ${sentBytes} bytes without an answer`))), 5_000);
+      if (!answered)
+        setTimeout(
+          () => (answered ? undefined : reject(new Error(`sent all ${sentBytes} bytes without an answer`))),
+          5_000,
+        );
     });
   });
 }
@@ -84,13 +109,17 @@ function uploadUntilAnswered(url: string, bearer: string, total: number): Promis
  */
 function chunkedUpload(url: string, bearer: string, total: number): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method: 'POST', headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' } }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (data: string) => (body += data));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      response.on('error', reject);
-    });
+    const request = httpRequest(
+      url,
+      { method: 'POST', headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' } },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (data: string) => (body += data));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
     const chunk = Buffer.from('x'.repeat(64 * 1024));
     let sent = 0;
@@ -110,9 +139,19 @@ const viewPrefix = (messages: readonly ProviderMessage[]) => `{"messages":${JSON
 
 test.beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'warpfold-worker-e2e-'));
-  const table = { [tokens.a]: 'tenant-a', [tokens.b]: 'tenant-b', [tokens.readOnly]: { tenant: 'tenant-a', readOnly: true }, [tokens.burst]: 'tenant-c' };
+  const table = {
+    [tokens.a]: 'tenant-a',
+    [tokens.b]: 'tenant-b',
+    [tokens.readOnly]: { tenant: 'tenant-a', readOnly: true },
+    [tokens.burst]: 'tenant-c',
+  };
   await writeFile(join(directory, '.dev.vars'), `WARPFOLD_TOKENS=${JSON.stringify(table)}\n`);
-  history = JSON.parse(await readFile(new URL('../test/fixtures/worker/msa-ds-chat-dev-pydicom__pydicom-901.json', import.meta.url), 'utf8')).messages;
+  history = JSON.parse(
+    await readFile(
+      new URL('../test/fixtures/worker/msa-ds-chat-dev-pydicom__pydicom-901.json', import.meta.url),
+      'utf8',
+    ),
+  ).messages;
   await start();
 });
 
@@ -129,7 +168,10 @@ test('prepared views are byte-identical to the library run locally', async () =>
   const cuts = [8, 30, 55, 70];
   for (const [step, cut] of cuts.entries()) {
     const from = step === 0 ? 0 : cuts[step - 1];
-    const body = step === 0 ? { messages: history.slice(0, cut), options, now: CLOCK } : { append: history.slice(from, cut), prefixDigest: digest, now: CLOCK };
+    const body =
+      step === 0
+        ? { messages: history.slice(0, cut), options, now: CLOCK }
+        : { append: history.slice(from, cut), prefixDigest: digest, now: CLOCK };
     const response = await api('POST', '/v1/sessions/e2e/prepare', body);
     expect(response.status, server.output()).toBe(200);
     const text = await response.text();
@@ -148,7 +190,11 @@ test('state survives a restart of wrangler dev', async () => {
   await start();
   const summary = await (await api('GET', '/v1/sessions/e2e')).json();
   expect(summary).toMatchObject({ length: 70, digest, options });
-  const response = await api('POST', '/v1/sessions/e2e/prepare', { append: history.slice(70, 100), prefixDigest: digest, now: CLOCK });
+  const response = await api('POST', '/v1/sessions/e2e/prepare', {
+    append: history.slice(70, 100),
+    prefixDigest: digest,
+    now: CLOCK,
+  });
   expect(response.status).toBe(200);
   const text = await response.text();
   expect(text.startsWith(viewPrefix(local.prepare(history.slice(0, 100)).messages))).toBe(true);
@@ -156,27 +202,59 @@ test('state survives a restart of wrangler dev', async () => {
 });
 
 test('concurrent appends serialize: one per prefix digest wins, the others get 409', async () => {
-  const racers = await Promise.all(history.slice(100, 106).map((message) => api('POST', '/v1/sessions/e2e/prepare', { append: [message], prefixDigest: digest, now: CLOCK })));
+  const racers = await Promise.all(
+    history
+      .slice(100, 106)
+      .map((message) =>
+        api('POST', '/v1/sessions/e2e/prepare', { append: [message], prefixDigest: digest, now: CLOCK }),
+      ),
+  );
   const statuses = racers.map((response) => response.status).sort();
   expect(statuses).toEqual([200, 409, 409, 409, 409, 409]);
-  const losers = await Promise.all(racers.filter((response) => response.status === 409).map((response) => response.json()));
+  const losers = await Promise.all(
+    racers.filter((response) => response.status === 409).map((response) => response.json()),
+  );
   for (const loser of losers) expect(loser.error).toMatchObject({ code: 'conflict', serverLength: 101 });
   expect((await (await api('GET', '/v1/sessions/e2e')).json()).length).toBe(101);
 });
 
 test('the session limit holds across a restart: 413 naming it, and the session goes on within it', async () => {
   const limited = new FoldSession({ ...options, now: () => CLOCK });
-  const first = await api('POST', '/v1/sessions/limited/prepare', { messages: history.slice(0, 105), options, now: CLOCK });
+  const first = await api('POST', '/v1/sessions/limited/prepare', {
+    messages: history.slice(0, 105),
+    options,
+    now: CLOCK,
+  });
   expect(first.status).toBe(200);
   limited.prepare(history.slice(0, 105));
   const held = (await first.json()).digest;
-  const over = await api('POST', '/v1/sessions/limited/prepare', { append: history.slice(105, 115), prefixDigest: held, now: CLOCK });
+  const over = await api('POST', '/v1/sessions/limited/prepare', {
+    append: history.slice(105, 115),
+    prefixDigest: held,
+    now: CLOCK,
+  });
   expect(over.status).toBe(413);
-  expect((await over.json()).error).toMatchObject({ limit: 'messages', maxSessionMessages: MAX_SESSION_MESSAGES, sessionMessages: 105 });
+  expect((await over.json()).error).toMatchObject({
+    limit: 'messages',
+    maxSessionMessages: MAX_SESSION_MESSAGES,
+    sessionMessages: 105,
+  });
   await server.stop();
   await start();
-  expect((await api('POST', '/v1/sessions/limited/prepare', { append: history.slice(105, 115), prefixDigest: held, now: CLOCK })).status).toBe(413);
-  const within = await api('POST', '/v1/sessions/limited/prepare', { append: history.slice(105, 110), prefixDigest: held, now: CLOCK });
+  expect(
+    (
+      await api('POST', '/v1/sessions/limited/prepare', {
+        append: history.slice(105, 115),
+        prefixDigest: held,
+        now: CLOCK,
+      })
+    ).status,
+  ).toBe(413);
+  const within = await api('POST', '/v1/sessions/limited/prepare', {
+    append: history.slice(105, 110),
+    prefixDigest: held,
+    now: CLOCK,
+  });
   expect(within.status).toBe(200);
   expect((await within.text()).startsWith(viewPrefix(limited.prepare(history.slice(0, 110)).messages))).toBe(true);
 });
@@ -208,12 +286,15 @@ test('every error status: 400 401 403 404 405 409 413 415 429', async () => {
   expect(wrongMethod.status).toBe(405);
   expect(wrongMethod.headers.get('Allow')).toContain('GET');
 
-  expect((await api('POST', '/v1/sessions/e2e/prepare', { append: history.slice(101, 102), prefixDigest: digest })).status).toBe(409);
+  expect(
+    (await api('POST', '/v1/sessions/e2e/prepare', { append: history.slice(101, 102), prefixDigest: digest })).status,
+  ).toBe(409);
 
   expect((await api('POST', '/v1/fold', 'hello', { 'Content-Type': 'text/plain' })).status).toBe(415);
 
   const burst: number[] = [];
-  for (let i = 0; i <= RATE_LIMIT; i++) burst.push((await api('GET', '/v1/sessions/none', undefined, {}, tokens.burst)).status);
+  for (let i = 0; i <= RATE_LIMIT; i++)
+    burst.push((await api('GET', '/v1/sessions/none', undefined, {}, tokens.burst)).status);
   expect(burst.slice(0, RATE_LIMIT).every((status) => status === 404)).toBe(true);
   const limited = await api('GET', '/v1/sessions/none', undefined, {}, tokens.burst);
   expect(limited.status).toBe(429);
@@ -221,7 +302,8 @@ test('every error status: 400 401 403 404 405 409 413 415 429', async () => {
   expect((await api('GET', '/v1/sessions/e2e')).status).toBe(200);
   // without a valid token, one address (what wrangler dev passes as CF-Connecting-IP) gets a few tries
   const guesses: number[] = [];
-  for (let i = 0; i <= UNAUTHENTICATED_LIMIT; i++) guesses.push((await api('GET', '/v1/sessions/e2e', undefined, {}, `guess-${i}-0123456789abcdef`)).status);
+  for (let i = 0; i <= UNAUTHENTICATED_LIMIT; i++)
+    guesses.push((await api('GET', '/v1/sessions/e2e', undefined, {}, `guess-${i}-0123456789abcdef`)).status);
   expect(guesses).toContain(429);
   expect(guesses.slice(0, guesses.indexOf(429)).every((status) => status === 401)).toBe(true);
   expect((await api('GET', '/v1/sessions/e2e')).status).toBe(200);

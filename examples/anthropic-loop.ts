@@ -21,7 +21,11 @@ const maxCalls = Number(process.env.WARPFOLD_MAX_CALLS ?? 30);
 const task = process.argv[2] ?? 'Read this project’s source files one by one and summarise what each module does.';
 
 const system = `You explore a software project with the tools you are given and answer the user's question.\n## Your Identity\nSession started ${new Date().toISOString()}.`;
-const tools = Object.entries(TOOL_DESCRIPTIONS).map(([name, description]) => ({ name, description, input_schema: TOOL_PARAMETERS }));
+const tools = Object.entries(TOOL_DESCRIPTIONS).map(([name, description]) => ({
+  name,
+  description,
+  input_schema: TOOL_PARAMETERS,
+}));
 const session = new FoldSession({ pressureCeiling: Number(process.env.WARPFOLD_CEILING ?? 16_000) });
 
 interface AnthropicBlock {
@@ -37,10 +41,21 @@ let measuredInputTokens: number | undefined;
 const totals = { calls: 0, cacheRead: 0, cacheWrite: 0, input: 0 };
 for (let call = 1; call <= maxCalls; call++) {
   const view = session.prepare(history, { measuredInputTokens });
-  const { request, requestOptions, breakpoints } = prepareAnthropicCachedRequest({ messages: view.messages, sealedBoundary: view.sealedBoundary, system, tools, params: { model, max_tokens: 1024 } });
+  const { request, requestOptions, breakpoints } = prepareAnthropicCachedRequest({
+    messages: view.messages,
+    sealedBoundary: view.sealedBoundary,
+    system,
+    tools,
+    params: { model, max_tokens: 1024 },
+  });
   const response = await fetch(`${baseUrl}/v1/messages`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'anthropic-version': '2023-06-01', ...requestOptions.headers },
+    headers: {
+      'content-type': 'application/json',
+      'x-api-key': apiKey,
+      'anthropic-version': '2023-06-01',
+      ...requestOptions.headers,
+    },
     body: JSON.stringify(request),
   });
   if (!response.ok) throw new Error(`Anthropic API ${response.status}: ${await response.text()}`);
@@ -51,20 +66,34 @@ for (let call = 1; call <= maxCalls; call++) {
   totals.cacheRead += usage.cacheReadTokens;
   totals.cacheWrite += usage.cacheWriteTokens;
   totals.input += usage.measuredInputTokens;
-  console.log(`call ${call}: raw ${history.length} messages → view ${view.messages.length} (${view.stats.epochReason ?? (view.cacheHot ? 'hot reuse' : 'reuse')}), ${breakpoints.length} breakpoints; input ${usage.measuredInputTokens} tokens (cache read ${usage.cacheReadTokens}, write ${usage.cacheWriteTokens})`);
+  console.log(
+    `call ${call}: raw ${history.length} messages → view ${view.messages.length} (${view.stats.epochReason ?? (view.cacheHot ? 'hot reuse' : 'reuse')}), ${breakpoints.length} breakpoints; input ${usage.measuredInputTokens} tokens (cache read ${usage.cacheReadTokens}, write ${usage.cacheWriteTokens})`,
+  );
   history.push({ role: 'assistant', content: message.content });
   const uses = message.content.filter((block) => block.type === 'tool_use');
   if (message.stop_reason !== 'tool_use' || uses.length === 0) {
-    console.log(`\nfinal answer:\n${message.content.filter((block) => block.type === 'text').map((block) => block.text).join('\n')}`);
+    console.log(
+      `\nfinal answer:\n${message.content
+        .filter((block) => block.type === 'text')
+        .map((block) => block.text)
+        .join('\n')}`,
+    );
     break;
   }
   history.push({
     role: 'user',
     content: uses.map((use) => {
       const result = runRepoTool(root, use.name ?? '', use.input);
-      return { type: 'tool_result', tool_use_id: use.id, content: result.text, ...(result.isError ? { is_error: true } : {}) };
+      return {
+        type: 'tool_result',
+        tool_use_id: use.id,
+        content: result.text,
+        ...(result.isError ? { is_error: true } : {}),
+      };
     }),
   });
 }
 const readShare = totals.input === 0 ? 0 : (100 * totals.cacheRead) / totals.input;
-console.log(`\n${totals.calls} calls, ${totals.input} input tokens, ${totals.cacheRead} read from cache (${readShare.toFixed(1)}%), ${totals.cacheWrite} written; ${session.telemetry.epochs} fold epochs`);
+console.log(
+  `\n${totals.calls} calls, ${totals.input} input tokens, ${totals.cacheRead} read from cache (${readShare.toFixed(1)}%), ${totals.cacheWrite} written; ${session.telemetry.epochs} fold epochs`,
+);

@@ -22,11 +22,15 @@ const loop = new ClaudeCliFoldLoop({
 try {
   for (const [index, prompt] of prompts.entries()) {
     const turn = await loop.send(prompt);
-    console.log(`turn ${index + 1} (session ${turn.sessionId}): ${turn.usage?.measuredInputTokens ?? '?'} input tokens`);
+    console.log(
+      `turn ${index + 1} (session ${turn.sessionId}): ${turn.usage?.measuredInputTokens ?? '?'} input tokens`,
+    );
     console.log(`  ${turn.result.split('\n').join('\n  ')}`);
     if (turn.fold !== null) {
       const fold = turn.fold;
-      console.log(`  folded ${fold.rawMessages} raw messages into ${fold.viewMessages} (${fold.epochReason}), ${fold.bytesBefore} → ${fold.bytesAfter} bytes, ${fold.mode === 'dry-run' ? `sidecar ${fold.path}` : `backup ${fold.backupPath ?? 'none'}`}`);
+      console.log(
+        `  folded ${fold.rawMessages} raw messages into ${fold.viewMessages} (${fold.epochReason}), ${fold.bytesBefore} → ${fold.bytesAfter} bytes, ${fold.mode === 'dry-run' ? `sidecar ${fold.path}` : `backup ${fold.backupPath ?? 'none'}`}`,
+      );
     }
   }
 } finally {

@@ -12,7 +12,9 @@ import { ClaudeTmuxFoldLoop, DEFAULT_TMUX_SETTLE_MS } from 'warpfold/node';
 import { readClaudeCodeJsonl } from 'warpfold/transcripts';
 
 const prompts = process.argv.slice(2);
-const exitAfterFolds = process.env.WARPFOLD_EXIT_AFTER_FOLDS ? Number(process.env.WARPFOLD_EXIT_AFTER_FOLDS) : Number.POSITIVE_INFINITY;
+const exitAfterFolds = process.env.WARPFOLD_EXIT_AFTER_FOLDS
+  ? Number(process.env.WARPFOLD_EXIT_AFTER_FOLDS)
+  : Number.POSITIVE_INFINITY;
 const settleMs = Number(process.env.WARPFOLD_SETTLE_MS ?? DEFAULT_TMUX_SETTLE_MS);
 const loop = new ClaudeTmuxFoldLoop({
   settleMs,
@@ -21,7 +23,10 @@ const loop = new ClaudeTmuxFoldLoop({
   foldAtTokens: Number(process.env.WARPFOLD_FOLD_AT ?? 120_000),
   tmuxSocket: process.env.WARPFOLD_TMUX_SOCKET ?? 'warpfold',
   backup: true,
-  onFold: (fold) => console.log(`folded ${fold.rawMessages} raw messages into ${fold.viewMessages} (${fold.epochReason}) at ${fold.measuredInputTokens} input tokens; resumed with --resume ${fold.sessionId}`),
+  onFold: (fold) =>
+    console.log(
+      `folded ${fold.rawMessages} raw messages into ${fold.viewMessages} (${fold.epochReason}) at ${fold.measuredInputTokens} input tokens; resumed with --resume ${fold.sessionId}`,
+    ),
   onError: (error) => console.error(`tailing failed: ${String(error)}`),
 });
 
@@ -30,7 +35,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function finishedTurns(): number {
   if (!existsSync(loop.sessionFile)) return 0;
   const { messages } = readClaudeCodeJsonl(readFileSync(loop.sessionFile, 'utf8'));
-  return messages.filter((message) => message.role === 'assistant' && !(Array.isArray(message.content) && message.content.some((block) => (block as { type?: string }).type === 'tool_use'))).length;
+  return messages.filter(
+    (message) =>
+      message.role === 'assistant' &&
+      !(
+        Array.isArray(message.content) &&
+        message.content.some((block) => (block as { type?: string }).type === 'tool_use')
+      ),
+  ).length;
 }
 
 let stopping = false;

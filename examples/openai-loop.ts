@@ -19,7 +19,10 @@ const root = process.env.WARPFOLD_ROOT ?? process.cwd();
 const maxCalls = Number(process.env.WARPFOLD_MAX_CALLS ?? 30);
 const task = process.argv[2] ?? 'Read this project’s source files one by one and summarise what each module does.';
 
-const tools = Object.entries(TOOL_DESCRIPTIONS).map(([name, description]) => ({ type: 'function', function: { name, description, parameters: TOOL_PARAMETERS } }));
+const tools = Object.entries(TOOL_DESCRIPTIONS).map(([name, description]) => ({
+  type: 'function',
+  function: { name, description, parameters: TOOL_PARAMETERS },
+}));
 const session = new FoldSession({ pressureCeiling: Number(process.env.WARPFOLD_CEILING ?? 16_000) });
 const promptCacheKey = openAIPromptCacheKey(['warpfold-example', root, task]);
 
@@ -28,16 +31,30 @@ let measuredInputTokens: number | undefined;
 const totals = { calls: 0, cached: 0, input: 0 };
 for (let call = 1; call <= maxCalls; call++) {
   const view = session.prepare(history, { measuredInputTokens });
-  const { request } = prepareOpenAIChatRequest({ messages: view.messages, system: 'You explore a software project with the tools you are given and answer the user’s question.', tools, promptCacheKey, params: { model } });
-  const completion = await client.chat.completions.create(request as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming);
+  const { request } = prepareOpenAIChatRequest({
+    messages: view.messages,
+    system: 'You explore a software project with the tools you are given and answer the user’s question.',
+    tools,
+    promptCacheKey,
+    params: { model },
+  });
+  const completion = await client.chat.completions.create(
+    request as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming,
+  );
   const usage = readOpenAIUsage(completion);
   measuredInputTokens = usage.measuredInputTokens;
   totals.calls++;
   totals.cached += usage.cacheReadTokens;
   totals.input += usage.measuredInputTokens;
-  console.log(`call ${call}: raw ${history.length} messages → view ${view.messages.length} (${view.stats.epochReason ?? (view.cacheHot ? 'hot reuse' : 'reuse')}); input ${usage.measuredInputTokens} tokens (cached ${usage.cacheReadTokens})`);
+  console.log(
+    `call ${call}: raw ${history.length} messages → view ${view.messages.length} (${view.stats.epochReason ?? (view.cacheHot ? 'hot reuse' : 'reuse')}); input ${usage.measuredInputTokens} tokens (cached ${usage.cacheReadTokens})`,
+  );
   const message = completion.choices[0].message;
-  history.push({ role: 'assistant', content: message.content, ...(message.tool_calls?.length ? { tool_calls: message.tool_calls } : {}) });
+  history.push({
+    role: 'assistant',
+    content: message.content,
+    ...(message.tool_calls?.length ? { tool_calls: message.tool_calls } : {}),
+  });
   const calls = (message.tool_calls ?? []).filter((toolCall) => toolCall.type === 'function');
   if (calls.length === 0) {
     console.log(`\nfinal answer:\n${message.content ?? ''}`);
@@ -50,8 +67,14 @@ for (let call = 1; call <= maxCalls; call++) {
     } catch {
       input = {};
     }
-    history.push({ role: 'tool', tool_call_id: toolCall.id, content: runRepoTool(root, toolCall.function.name, input).text });
+    history.push({
+      role: 'tool',
+      tool_call_id: toolCall.id,
+      content: runRepoTool(root, toolCall.function.name, input).text,
+    });
   }
 }
 const cachedShare = totals.input === 0 ? 0 : (100 * totals.cached) / totals.input;
-console.log(`\n${totals.calls} calls, ${totals.input} input tokens, ${totals.cached} cached (${cachedShare.toFixed(1)}%); ${session.telemetry.epochs} fold epochs`);
+console.log(
+  `\n${totals.calls} calls, ${totals.input} input tokens, ${totals.cached} cached (${cachedShare.toFixed(1)}%); ${session.telemetry.epochs} fold epochs`,
+);

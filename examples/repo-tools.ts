@@ -22,17 +22,33 @@ export type ToolName = keyof typeof TOOL_DESCRIPTIONS;
 export function runRepoTool(root: string, name: string, input: unknown): { text: string; isError: boolean } {
   const path = typeof (input as { path?: unknown } | null)?.path === 'string' ? (input as { path: string }).path : '.';
   const target = resolve(root, path);
-  if (target !== resolve(root) && !target.startsWith(resolve(root) + sep)) return { text: `refused: ${path} is outside the project`, isError: true };
+  if (target !== resolve(root) && !target.startsWith(resolve(root) + sep))
+    return { text: `refused: ${path} is outside the project`, isError: true };
   try {
     if (name === 'list_directory') {
-      return { text: readdirSync(target).sort().map((entry) => (statSync(resolve(target, entry)).isDirectory() ? `${entry}/` : entry)).join('\n'), isError: false };
+      return {
+        text: readdirSync(target)
+          .sort()
+          .map((entry) => (statSync(resolve(target, entry)).isDirectory() ? `${entry}/` : entry))
+          .join('\n'),
+        isError: false,
+      };
     }
     if (name === 'read_file') {
       const text = readFileSync(target, 'utf8');
-      return { text: text.length > MAX_OUTPUT_CHARS ? `${text.slice(0, MAX_OUTPUT_CHARS)}\n[cut at ${MAX_OUTPUT_CHARS} chars]` : text, isError: false };
+      return {
+        text:
+          text.length > MAX_OUTPUT_CHARS
+            ? `${text.slice(0, MAX_OUTPUT_CHARS)}\n[cut at ${MAX_OUTPUT_CHARS} chars]`
+            : text,
+        isError: false,
+      };
     }
     return { text: `unknown tool ${name}`, isError: true };
   } catch (error) {
-    return { text: `error: ${(error as Error).message.replace(resolve(root), relative(root, root) || '.')}`, isError: true };
+    return {
+      text: `error: ${(error as Error).message.replace(resolve(root), relative(root, root) || '.')}`,
+      isError: true,
+    };
   }
 }

@@ -35,7 +35,9 @@ let rail = unwrapTaskRail(
 // Every operation returns { ok, rail } or { ok: false, error }; unwrapTaskRail throws instead.
 rail = unwrapTaskRail(sprint(rail, { size: 2, now: now() }));
 rail = unwrapTaskRail(shoot(rail, { now: now() }));
-rail = unwrapTaskRail(ackStep(rail, { stepId: 'inspect', outcome: 'done', evidence: 'read src/parser.ts:120-180', now: now() }));
+rail = unwrapTaskRail(
+  ackStep(rail, { stepId: 'inspect', outcome: 'done', evidence: 'read src/parser.ts:120-180', now: now() }),
+);
 rail = unwrapTaskRail(shoot(rail, { now: now() }));
 
 // A locked rail refuses structural edits but keeps accepting acks.
@@ -48,9 +50,14 @@ if (!restored.ok) throw new Error(restored.error.message);
 rail = restored.rail;
 
 const progress = taskRailProgress(rail);
-console.log(`progress: ${progress.resolved}/${progress.total} (${progress.percent}%), current: ${progress.currentStep?.id}`);
+console.log(
+  `progress: ${progress.resolved}/${progress.total} (${progress.percent}%), current: ${progress.currentStep?.id}`,
+);
 console.log(`saved ${saved.length} chars of JSON, revision ${rail.revision}\n`);
 console.log(renderTaskRail(rail));
 
-const broken = restoreTaskRail({ ...JSON.parse(saved), steps: [{ id: 'x', title: 'x', status: 'finished', attempts: 0 }] });
+const broken = restoreTaskRail({
+  ...JSON.parse(saved),
+  steps: [{ id: 'x', title: 'x', status: 'finished', attempts: 0 }],
+});
 if (!broken.ok) console.log(`\nrestore rejected: ${broken.error.code} at ${broken.error.field}`);

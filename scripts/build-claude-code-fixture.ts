@@ -31,8 +31,22 @@ const nextUuid = (): string => {
 const start = Date.parse('2026-01-03T10:00:00.000Z');
 const timestamp = (): string => new Date(start + counter * 1_000).toISOString();
 
-const base = { isSidechain: false, userType: 'external', cwd: '/Users/[USER]', sessionId: sessionUuid, version: '2.0.76', gitBranch: '' };
-const lines: string[] = [JSON.stringify({ type: 'file-history-snapshot', messageId: nextUuid(), snapshot: { messageId: 'snapshot', trackedFileBackups: {}, timestamp: timestamp() }, isSnapshotUpdate: false })];
+const base = {
+  isSidechain: false,
+  userType: 'external',
+  cwd: '/Users/[USER]',
+  sessionId: sessionUuid,
+  version: '2.0.76',
+  gitBranch: '',
+};
+const lines: string[] = [
+  JSON.stringify({
+    type: 'file-history-snapshot',
+    messageId: nextUuid(),
+    snapshot: { messageId: 'snapshot', trackedFileBackups: {}, timestamp: timestamp() },
+    isSnapshotUpdate: false,
+  }),
+];
 let parent: string | null = null;
 const push = (record: Record<string, unknown>): void => {
   const uuid = nextUuid();
@@ -43,17 +57,42 @@ const push = (record: Record<string, unknown>): void => {
 let response = 0;
 for (const message of session.messages) {
   if (message.role === 'user') push({ type: 'user', message: { role: 'user', content: message.content ?? '' } });
-  else if (message.role === 'tool') push({ type: 'user', message: { role: 'user', content: [{ tool_use_id: message.tool_call_id, type: 'tool_result', content: message.content ?? '' }] } });
+  else if (message.role === 'tool')
+    push({
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [{ tool_use_id: message.tool_call_id, type: 'tool_result', content: message.content ?? '' }],
+      },
+    });
   else if (message.role === 'assistant') {
     response++;
     const id = `msg_fixture${String(response).padStart(4, '0')}`;
     const blocks: unknown[] = [];
-    if (message.reasoning_content) blocks.push({ type: 'thinking', thinking: message.reasoning_content, signature: '' });
+    if (message.reasoning_content)
+      blocks.push({ type: 'thinking', thinking: message.reasoning_content, signature: '' });
     if (message.content) blocks.push({ type: 'text', text: message.content });
-    for (const call of message.tool_calls ?? []) blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: JSON.parse(call.function.arguments) });
+    for (const call of message.tool_calls ?? [])
+      blocks.push({
+        type: 'tool_use',
+        id: call.id,
+        name: call.function.name,
+        input: JSON.parse(call.function.arguments),
+      });
     blocks.forEach((block, index) => {
       const last = index === blocks.length - 1;
-      push({ type: 'assistant', message: { model: session.model, id, type: 'message', role: 'assistant', content: [block], stop_reason: last ? ((block as { type: string }).type === 'tool_use' ? 'tool_use' : 'end_turn') : null, stop_sequence: null } });
+      push({
+        type: 'assistant',
+        message: {
+          model: session.model,
+          id,
+          type: 'message',
+          role: 'assistant',
+          content: [block],
+          stop_reason: last ? ((block as { type: string }).type === 'tool_use' ? 'tool_use' : 'end_turn') : null,
+          stop_sequence: null,
+        },
+      });
     });
   }
 }

@@ -25,8 +25,20 @@ const marathon = marathonScript(70, 15, 6);
 // the three chat dialects: the outage transcript is written only in those (the Responses and AI SDK dialects have their own property and client tests)
 for (const dialect of CHAT_DIALECTS) {
   const files = {
-    [`outage-${dialect}`]: { id: `outage-${dialect}`, source: 'warpfold bench/scenario (outage investigation script)', license: 'MIT', dialect, messages: transcriptFor(OUTAGE_SCRIPT, dialect).messages },
-    [`marathon-${dialect}`]: { id: `marathon-${dialect}`, source: 'warpfold test/helpers/scripts.ts marathonScript(70, 15, 6)', license: 'MIT', dialect, messages: toDialect(marathon, dialect) },
+    [`outage-${dialect}`]: {
+      id: `outage-${dialect}`,
+      source: 'warpfold bench/scenario (outage investigation script)',
+      license: 'MIT',
+      dialect,
+      messages: transcriptFor(OUTAGE_SCRIPT, dialect).messages,
+    },
+    [`marathon-${dialect}`]: {
+      id: `marathon-${dialect}`,
+      source: 'warpfold test/helpers/scripts.ts marathonScript(70, 15, 6)',
+      license: 'MIT',
+      dialect,
+      messages: toDialect(marathon, dialect),
+    },
   };
   for (const [name, content] of Object.entries(files)) {
     const path = join(SYNTHETIC_DIR, `${name}.json`);
@@ -36,7 +48,13 @@ for (const dialect of CHAT_DIALECTS) {
 }
 
 // long enough that late merges re-read only the newest bands and re-fold older ones from their lines
-const longMarathon = { id: 'marathon-long-openai', source: 'warpfold test/helpers/scripts.ts marathonScript(260, 21, 6)', license: 'MIT', dialect: 'openai', messages: toDialect(marathonScript(260, 21, 6), 'openai') };
+const longMarathon = {
+  id: 'marathon-long-openai',
+  source: 'warpfold test/helpers/scripts.ts marathonScript(260, 21, 6)',
+  license: 'MIT',
+  dialect: 'openai',
+  messages: toDialect(marathonScript(260, 21, 6), 'openai'),
+};
 writeFileSync(join(SYNTHETIC_DIR, `${longMarathon.id}.json`), JSON.stringify(longMarathon, null, 1) + '\n');
 console.log(`test/fixtures/synthetic/${longMarathon.id}.json: ${longMarathon.messages.length} messages`);
 
@@ -44,13 +62,26 @@ console.log(`test/fixtures/synthetic/${longMarathon.id}.json: ${longMarathon.mes
 const { REPLAY_SESSIONS } = await import('../test/runtimes/sessions.ts');
 const { digestFile, replayAll } = await import('../test/runtimes/runtime-replay.ts');
 const file = digestFile(replayAll(REPLAY_SESSIONS));
-const lines = ['{', ...Object.entries(file).filter(([key]) => key !== 'sessions').map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)},`), '  "sessions": {'];
+const lines = [
+  '{',
+  ...Object.entries(file)
+    .filter(([key]) => key !== 'sessions')
+    .map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)},`),
+  '  "sessions": {',
+];
 const ids = Object.keys(file.sessions);
 ids.forEach((id, n) => {
-  const ceilings = Object.entries(file.sessions[id]).map(([ceiling, value]) => `    ${JSON.stringify(ceiling)}: ${JSON.stringify(value)}`);
+  const ceilings = Object.entries(file.sessions[id]).map(
+    ([ceiling, value]) => `    ${JSON.stringify(ceiling)}: ${JSON.stringify(value)}`,
+  );
   lines.push(`   ${JSON.stringify(id)}: {`, ceilings.join(',\n'), `   }${n < ids.length - 1 ? ',' : ''}`);
 });
 lines.push('  }', '}', '');
-writeFileSync(DIGEST_FILE, lines.join('\n').replace(/\{\n    /g, '{\n    '));
-for (const id of ids) console.log(`${id}: ${Object.entries(file.sessions[id]).map(([ceiling, value]) => `${ceiling}: ${value.views.length} calls, ${value.epochs} epochs`).join('; ')}`);
+writeFileSync(DIGEST_FILE, lines.join('\n').replace(/\{\n {4}/g, '{\n    '));
+for (const id of ids)
+  console.log(
+    `${id}: ${Object.entries(file.sessions[id])
+      .map(([ceiling, value]) => `${ceiling}: ${value.views.length} calls, ${value.epochs} epochs`)
+      .join('; ')}`,
+  );
 console.log(`${relative(REPO_ROOT, DIGEST_FILE)}: total ${file.total}`);

@@ -50,7 +50,8 @@ export interface WarpfoldErrorOptions {
 }
 
 /** The marker a class stamps on its instances: a registry symbol, so it is the same in every bundle copy and realm. */
-const markerOf = (name: string): symbol => Symbol.for(name === 'WarpfoldError' ? 'warpfold.error' : `warpfold.error.${name}`);
+const markerOf = (name: string): symbol =>
+  Symbol.for(name === 'WarpfoldError' ? 'warpfold.error' : `warpfold.error.${name}`);
 
 /**
  * The root of every error warpfold throws: a `code`, the `field` at fault where there is one, a
@@ -79,7 +80,11 @@ export class WarpfoldError extends Error {
 
   /** Whether `value` is an instance of this class (or a subclass), from any copy of warpfold in any realm. */
   static isInstance<T>(this: { readonly errorName: string; readonly prototype: T }, value: unknown): value is T {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[markerOf(this.errorName)] === true;
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[markerOf(this.errorName)] === true
+    );
   }
 }
 
@@ -92,8 +97,17 @@ export class FoldInputError extends WarpfoldError {
   /** What is wrong, without the location: for a host that names the place its own way. */
   readonly problem: string;
 
-  constructor(messageIndex: number, problem: string, message?: string, options: WarpfoldErrorOptions & { readonly code?: 'invalid-option' } = {}) {
-    super(options.code ?? 'invalid-input', message ?? (messageIndex < 0 ? `history: ${problem}` : `message ${messageIndex}: ${problem}`), { field: messageIndex < 0 ? 'history' : `history[${messageIndex}]`, ...options });
+  constructor(
+    messageIndex: number,
+    problem: string,
+    message?: string,
+    options: WarpfoldErrorOptions & { readonly code?: 'invalid-option' } = {},
+  ) {
+    super(
+      options.code ?? 'invalid-input',
+      message ?? (messageIndex < 0 ? `history: ${problem}` : `message ${messageIndex}: ${problem}`),
+      { field: messageIndex < 0 ? 'history' : `history[${messageIndex}]`, ...options },
+    );
     this.messageIndex = messageIndex;
     this.problem = problem;
   }

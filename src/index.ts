@@ -12,7 +12,12 @@ export type { FoldOutcome, FoldPrepareOptions, FoldStats } from './session/fold-
 export type { FoldReceipt } from './session/fold-receipt.ts';
 export type { SavedFoldSession } from './freeze/saved-format.ts';
 export type { EpochReason } from './freeze/freeze-state.ts';
-export { DEFAULT_FOLD_CONFIG, TIGHT_FOLD_CONFIG, type FoldConfig, type FoldConfigOverrides } from './fold/fold-config.ts';
+export {
+  DEFAULT_FOLD_CONFIG,
+  TIGHT_FOLD_CONFIG,
+  type FoldConfig,
+  type FoldConfigOverrides,
+} from './fold/fold-config.ts';
 export type { TokenCounter } from './messages/transcript.ts';
 export type { Dialect, ProviderMessage } from './messages/types.ts';
 export { FoldInputError, FoldOptionsError, WarpfoldError, type WarpfoldErrorCode } from './errors.ts';

@@ -55,7 +55,9 @@ export class ApiError extends Error {
 }
 
 /** Durable Object calls hand errors back as values: an Error's class does not survive RPC. */
-export type RpcResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ApiErrorBody };
+export type RpcResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: ApiErrorBody };
 
 const rpcFailure = (error: ApiError): { ok: false; error: ApiErrorBody } => ({ ok: false, error: error.body() });
 

@@ -44,7 +44,8 @@ const TENANT_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 const NAME_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
 const encoder = new TextEncoder();
 
-const sha256 = async (text: string): Promise<Uint8Array> => new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
+const sha256 = async (text: string): Promise<Uint8Array> =>
+  new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
 const hex = (bytes: Uint8Array): string => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 
 function misconfigured(message: string): TokenConfigurationError {
@@ -53,11 +54,14 @@ function misconfigured(message: string): TokenConfigurationError {
 
 function readGrant(token: string, value: unknown, position: string): TokenGrant {
   const grant = typeof value === 'string' ? { tenant: value, readOnly: false } : value;
-  if (grant === null || typeof grant !== 'object') throw misconfigured('each WARPFOLD_TOKENS value must be a tenant name or { tenant, readOnly, name }');
+  if (grant === null || typeof grant !== 'object')
+    throw misconfigured('each WARPFOLD_TOKENS value must be a tenant name or { tenant, readOnly, name }');
   const { tenant, readOnly, name } = grant as { tenant?: unknown; readOnly?: unknown; name?: unknown };
-  if (typeof tenant !== 'string' || !TENANT_PATTERN.test(tenant)) throw misconfigured('tenant names are 1–64 letters, digits, ".", "_" or "-"');
+  if (typeof tenant !== 'string' || !TENANT_PATTERN.test(tenant))
+    throw misconfigured('tenant names are 1–64 letters, digits, ".", "_" or "-"');
   if (readOnly !== undefined && typeof readOnly !== 'boolean') throw misconfigured('readOnly must be a boolean');
-  if (name !== undefined && (typeof name !== 'string' || !NAME_PATTERN.test(name))) throw misconfigured('token names are 1–64 letters, digits, ".", "_", ":" or "-"');
+  if (name !== undefined && (typeof name !== 'string' || !NAME_PATTERN.test(name)))
+    throw misconfigured('token names are 1–64 letters, digits, ".", "_", ":" or "-"');
   const weakness = tokenProblem(token);
   // the position, never the token, says which one
   if (weakness) throw misconfigured(`${position}: ${weakness}`);
@@ -78,14 +82,24 @@ async function readCredentials(secrets: TokenSecrets): Promise<Credentials> {
     } catch {
       throw misconfigured('WARPFOLD_TOKENS is not JSON');
     }
-    if (table === null || typeof table !== 'object' || Array.isArray(table)) throw misconfigured('WARPFOLD_TOKENS must be a JSON object');
-    Object.entries(table).forEach(([token, value], index) => entries.push([token, readGrant(token, value, `WARPFOLD_TOKENS entry ${index + 1}`)]));
+    if (table === null || typeof table !== 'object' || Array.isArray(table))
+      throw misconfigured('WARPFOLD_TOKENS must be a JSON object');
+    Object.entries(table).forEach(([token, value], index) =>
+      entries.push([token, readGrant(token, value, `WARPFOLD_TOKENS entry ${index + 1}`)]),
+    );
   }
-  if (secrets.WARPFOLD_TOKEN !== undefined && secrets.WARPFOLD_TOKEN !== '') entries.push([secrets.WARPFOLD_TOKEN, readGrant(secrets.WARPFOLD_TOKEN, SINGLE_TENANT, 'WARPFOLD_TOKEN')]);
+  if (secrets.WARPFOLD_TOKEN !== undefined && secrets.WARPFOLD_TOKEN !== '')
+    entries.push([secrets.WARPFOLD_TOKEN, readGrant(secrets.WARPFOLD_TOKEN, SINGLE_TENANT, 'WARPFOLD_TOKEN')]);
   if (!entries.length) throw misconfigured('set WARPFOLD_TOKEN or WARPFOLD_TOKENS');
   const keyText = secrets.WARPFOLD_FINGERPRINT_KEY ?? '';
-  if (keyText !== '' && tokenProblem(keyText)) throw misconfigured(`WARPFOLD_FINGERPRINT_KEY: ${tokenProblem(keyText)}`);
-  const fingerprintKey = keyText === '' ? null : await crypto.subtle.importKey('raw', encoder.encode(keyText), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  if (keyText !== '' && tokenProblem(keyText))
+    throw misconfigured(`WARPFOLD_FINGERPRINT_KEY: ${tokenProblem(keyText)}`);
+  const fingerprintKey =
+    keyText === ''
+      ? null
+      : await crypto.subtle.importKey('raw', encoder.encode(keyText), { name: 'HMAC', hash: 'SHA-256' }, false, [
+          'sign',
+        ]);
   const list = await Promise.all(entries.map(async ([token, grant]) => ({ hash: await sha256(token), grant })));
   return { list, fingerprintKey };
 }
@@ -94,7 +108,11 @@ async function readCredentials(secrets: TokenSecrets): Promise<Credentials> {
 const credentialCache = new Map<string, Promise<Credentials>>();
 
 function credentialsFor(secrets: TokenSecrets): Promise<Credentials> {
-  const key = JSON.stringify([secrets.WARPFOLD_TOKEN ?? '', secrets.WARPFOLD_TOKENS ?? '', secrets.WARPFOLD_FINGERPRINT_KEY ?? '']);
+  const key = JSON.stringify([
+    secrets.WARPFOLD_TOKEN ?? '',
+    secrets.WARPFOLD_TOKENS ?? '',
+    secrets.WARPFOLD_FINGERPRINT_KEY ?? '',
+  ]);
   let cached = credentialCache.get(key);
   if (!cached) {
     cached = readCredentials(secrets);
@@ -118,7 +136,9 @@ export async function tokenConfigurationProblem(secrets: TokenSecrets): Promise<
 
 /** Equal-length comparison whose time does not depend on where the bytes differ. */
 function timingSafeEqual(left: Uint8Array, right: Uint8Array): boolean {
-  const subtle = crypto.subtle as SubtleCrypto & { timingSafeEqual?: (a: ArrayBufferView, b: ArrayBufferView) => boolean };
+  const subtle = crypto.subtle as SubtleCrypto & {
+    timingSafeEqual?: (a: ArrayBufferView, b: ArrayBufferView) => boolean;
+  };
   if (typeof subtle.timingSafeEqual === 'function') return subtle.timingSafeEqual(left, right);
   let difference = left.length ^ right.length;
   for (let i = 0; i < left.length; i++) difference |= left[i] ^ right[i];
@@ -141,14 +161,30 @@ async function labelOf(grant: TokenGrant, token: string, key: CryptoKey | null):
  * mismatch nor which token matched shows in the timing. Throws TokenConfigurationError when the
  * configuration is unusable, ApiError 401 when the caller has no valid token.
  */
-export async function authenticate(authorization: string | undefined, secrets: TokenSecrets): Promise<AuthenticatedCaller> {
+export async function authenticate(
+  authorization: string | undefined,
+  secrets: TokenSecrets,
+): Promise<AuthenticatedCaller> {
   const credentials = await credentialsFor(secrets);
   const match = BEARER.exec(authorization ?? '');
-  if (!match) throw new ApiError('unauthorized', 'send Authorization: Bearer <token>', {}, { 'WWW-Authenticate': 'Bearer realm="warpfold"' });
+  if (!match)
+    throw new ApiError(
+      'unauthorized',
+      'send Authorization: Bearer <token>',
+      {},
+      { 'WWW-Authenticate': 'Bearer realm="warpfold"' },
+    );
   const presented = await sha256(match[1]);
   let found: TokenGrant | undefined;
-  for (const credential of credentials.list) if (timingSafeEqual(credential.hash, presented) && found === undefined) found = credential.grant;
-  if (!found) throw new ApiError('unauthorized', 'the bearer token is not valid', {}, { 'WWW-Authenticate': 'Bearer realm="warpfold", error="invalid_token"' });
+  for (const credential of credentials.list)
+    if (timingSafeEqual(credential.hash, presented) && found === undefined) found = credential.grant;
+  if (!found)
+    throw new ApiError(
+      'unauthorized',
+      'the bearer token is not valid',
+      {},
+      { 'WWW-Authenticate': 'Bearer realm="warpfold", error="invalid_token"' },
+    );
   const tokenLabel = await labelOf(found, match[1], credentials.fingerprintKey);
   return { ...found, ...(tokenLabel !== undefined ? { tokenLabel } : {}) };
 }

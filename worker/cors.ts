@@ -23,7 +23,12 @@ export const cors: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.method === 'OPTIONS' && c.req.header('Access-Control-Request-Method') !== undefined) {
     return new Response(null, {
       status: 204,
-      headers: { ...headers, 'Access-Control-Allow-Methods': ALLOWED_METHODS, 'Access-Control-Allow-Headers': ALLOWED_HEADERS, 'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE) },
+      headers: {
+        ...headers,
+        'Access-Control-Allow-Methods': ALLOWED_METHODS,
+        'Access-Control-Allow-Headers': ALLOWED_HEADERS,
+        'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE),
+      },
     });
   }
   await next();

@@ -12,7 +12,11 @@ export interface EpisodeCursor {
 
 const CURSOR_VERSION = 1;
 
-const toBase64Url = (text: string): string => btoa(String.fromCharCode(...new TextEncoder().encode(text))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const toBase64Url = (text: string): string =>
+  btoa(String.fromCharCode(...new TextEncoder().encode(text)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 
 export function encodeEpisodeCursor(cursor: EpisodeCursor): string {
   return toBase64Url(JSON.stringify({ v: CURSOR_VERSION, after: cursor.after, offset: cursor.offset }));
@@ -20,21 +24,39 @@ export function encodeEpisodeCursor(cursor: EpisodeCursor): string {
 
 /** Reads a cursor this API handed out; anything else is a 400 naming `cursor`. */
 export function decodeEpisodeCursor(text: string): EpisodeCursor {
-  const invalid = () => new ApiError('invalid-request', 'cursor: not a cursor this API handed out; pass nextCursor as given', { field: 'cursor' });
+  const invalid = () =>
+    new ApiError('invalid-request', 'cursor: not a cursor this API handed out; pass nextCursor as given', {
+      field: 'cursor',
+    });
   let value: unknown;
   try {
     const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(Uint8Array.from(binary, (character) => character.charCodeAt(0))));
+    value = JSON.parse(
+      new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(
+        Uint8Array.from(binary, (character) => character.charCodeAt(0)),
+      ),
+    );
   } catch {
     throw invalid();
   }
   const cursor = value as { v?: unknown; after?: unknown; offset?: unknown } | null;
-  if (!cursor || cursor.v !== CURSOR_VERSION || typeof cursor.after !== 'string' || !Number.isSafeInteger(cursor.offset) || (cursor.offset as number) < 0) throw invalid();
+  if (
+    !cursor ||
+    cursor.v !== CURSOR_VERSION ||
+    typeof cursor.after !== 'string' ||
+    !Number.isSafeInteger(cursor.offset) ||
+    (cursor.offset as number) < 0
+  )
+    throw invalid();
   return { after: cursor.after, offset: cursor.offset as number };
 }
 
 /** One page of an ordered list: from the cursor on, `limit` items, and the cursor after them (null at the end). */
-export function pageOf<T extends { readonly id: string }>(ordered: readonly T[], limit: number, cursor: EpisodeCursor | undefined): { readonly items: T[]; readonly nextCursor: string | null } {
+export function pageOf<T extends { readonly id: string }>(
+  ordered: readonly T[],
+  limit: number,
+  cursor: EpisodeCursor | undefined,
+): { readonly items: T[]; readonly nextCursor: string | null } {
   let start = 0;
   if (cursor) {
     const found = ordered.findIndex((item) => item.id === cursor.after);
@@ -42,5 +64,11 @@ export function pageOf<T extends { readonly id: string }>(ordered: readonly T[],
   }
   const items = ordered.slice(start, start + limit);
   const end = start + items.length;
-  return { items, nextCursor: end < ordered.length && items.length ? encodeEpisodeCursor({ after: items[items.length - 1].id, offset: end }) : null };
+  return {
+    items,
+    nextCursor:
+      end < ordered.length && items.length
+        ? encodeEpisodeCursor({ after: items[items.length - 1].id, offset: end })
+        : null,
+  };
 }

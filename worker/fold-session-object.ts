@@ -64,7 +64,11 @@ interface LiveFold {
   readonly history: ProviderMessage[];
 }
 
-const UNLIMITED: SessionLimits = { maxMessages: Number.POSITIVE_INFINITY, maxBytes: Number.POSITIVE_INFINITY, warmMs: 0 };
+const UNLIMITED: SessionLimits = {
+  maxMessages: Number.POSITIVE_INFINITY,
+  maxBytes: Number.POSITIVE_INFINITY,
+  warmMs: 0,
+};
 
 const encoder = new TextEncoder();
 /** UTF-8 length of a string without encoding it when it is ASCII. */
@@ -99,7 +103,9 @@ export class FoldSessionObject extends DurableObject<WorkerBindings> {
   private openTables(): void {
     const sql = this.ctx.storage.sql;
     this.historyLog = new HistoryLog(sql);
-    const storage = createDurableObjectStore(this.ctx.storage, { onCorruptRecord: (error) => logEvent('warn', 'corrupt-record', { error: error.message }) });
+    const storage = createDurableObjectStore(this.ctx.storage, {
+      onCorruptRecord: (error) => logEvent('warn', 'corrupt-record', { error: error.message }),
+    });
     this.records = createSessionRecordStore(storage.sessions);
     sql.exec('CREATE TABLE IF NOT EXISTS owner (key TEXT NOT NULL)');
   }
@@ -114,7 +120,15 @@ export class FoldSessionObject extends DurableObject<WorkerBindings> {
         const loaded = await this.load(recordKey(tenant, sessionId));
         const record = loaded.record;
         if (!record) throw new ApiError('not-found', `no session ${JSON.stringify(sessionId)}`);
-        return { sessionId, length: record.length, digest: record.digest, version: loaded.version, options: record.options, stats: record.stats, updatedAt: record.updatedAt };
+        return {
+          sessionId,
+          length: record.length,
+          digest: record.digest,
+          version: loaded.version,
+          options: record.options,
+          stats: record.stats,
+          updatedAt: record.updatedAt,
+        };
       }),
     );
   }
@@ -189,8 +203,10 @@ export class FoldSessionObject extends DurableObject<WorkerBindings> {
     const loaded = await this.load(key);
     const heldLength = loaded.record?.length ?? 0;
     const heldDigest = loaded.record?.digest ?? (await emptyHistoryDigest());
-    const conflict = (message: string) => new ApiError('conflict', message, { serverDigest: heldDigest, serverLength: heldLength });
-    if (call.prefixDigest !== undefined && call.prefixDigest !== heldDigest) throw conflict('prefixDigest does not match the history the server holds');
+    const conflict = (message: string) =>
+      new ApiError('conflict', message, { serverDigest: heldDigest, serverLength: heldLength });
+    if (call.prefixDigest !== undefined && call.prefixDigest !== heldDigest)
+      throw conflict('prefixDigest does not match the history the server holds');
     let additions: readonly ProviderMessage[];
     let field: 'messages' | 'append';
     let offset: number;
@@ -200,8 +216,10 @@ export class FoldSessionObject extends DurableObject<WorkerBindings> {
       offset = heldLength;
     } else {
       const messages = call.messages ?? [];
-      if (messages.length < heldLength) throw conflict(`the history has ${messages.length} messages, fewer than the ${heldLength} the server holds`);
-      if (heldLength > 0 && (await historyDigest(messages.slice(0, heldLength))) !== heldDigest) throw conflict('the history differs from the one the server holds');
+      if (messages.length < heldLength)
+        throw conflict(`the history has ${messages.length} messages, fewer than the ${heldLength} the server holds`);
+      if (heldLength > 0 && (await historyDigest(messages.slice(0, heldLength))) !== heldDigest)
+        throw conflict('the history differs from the one the server holds');
       additions = messages.slice(heldLength);
       field = 'messages';
       offset = 0;
@@ -212,18 +230,27 @@ export class FoldSessionObject extends DurableObject<WorkerBindings> {
     const digest = await extendHistoryDigest(heldDigest, additions);
     const options = call.options ?? loaded.record?.options ?? call.defaultOptions ?? {};
     // a whole history the client sent, its prefix checked against the digest, spares reading SQLite
-    const live = this.liveFold(options, loaded.record, call.messages && heldLength > 0 ? call.messages.slice(0, heldLength) : undefined);
+    const live = this.liveFold(
+      options,
+      loaded.record,
+      call.messages && heldLength > 0 ? call.messages.slice(0, heldLength) : undefined,
+    );
     const history = live.history;
     for (const message of additions) history.push(message);
     this.clock = call.now ?? Date.now();
     let outcome;
     try {
-      outcome = live.fold.prepare(history, { ...(call.measuredInputTokens !== undefined ? { measuredInputTokens: call.measuredInputTokens } : {}), ...(call.hardEpoch ? { hardEpoch: true } : {}) });
+      outcome = live.fold.prepare(history, {
+        ...(call.measuredInputTokens !== undefined ? { measuredInputTokens: call.measuredInputTokens } : {}),
+        ...(call.hardEpoch ? { hardEpoch: true } : {}),
+      });
     } catch (error) {
       this.cool();
       if (error instanceof FoldInputError) {
         const index = error.messageIndex;
-        throw new ApiError('invalid-request', error.problem, { field: index < 0 ? field : `${field}[${index - offset}]` });
+        throw new ApiError('invalid-request', error.problem, {
+          field: index < 0 ? field : `${field}[${index - offset}]`,
+        });
       }
       throw error;
     }
@@ -242,7 +269,8 @@ export class FoldSessionObject extends DurableObject<WorkerBindings> {
     try {
       this.historyLog.appendJson(heldLength, additionJson);
       loaded.version = await this.records.save(key, record, { expectedVersion: loaded.version });
-      if (heldLength === 0) this.ctx.storage.sql.exec('INSERT INTO owner (key) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM owner)', key);
+      if (heldLength === 0)
+        this.ctx.storage.sql.exec('INSERT INTO owner (key) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM owner)', key);
     } catch (error) {
       this.cool();
       this.loaded = null;
@@ -250,14 +278,30 @@ export class FoldSessionObject extends DurableObject<WorkerBindings> {
     }
     loaded.record = record;
     this.keepWarm(limits.warmMs);
-    return JSON.stringify({ messages: outcome.messages, cacheHot: outcome.cacheHot, sealedBoundary: outcome.sealedBoundary, stats: outcome.stats, digest, length: history.length });
+    return JSON.stringify({
+      messages: outcome.messages,
+      cacheHot: outcome.cacheHot,
+      sealedBoundary: outcome.sealedBoundary,
+      stats: outcome.stats,
+      digest,
+      length: history.length,
+    });
   }
 
   /** 413 naming the limit a call would pass, before anything is read or written. */
-  private checkLimits(limits: SessionLimits, heldLength: number, adding: number, additionJson: readonly string[]): void {
+  private checkLimits(
+    limits: SessionLimits,
+    heldLength: number,
+    adding: number,
+    additionJson: readonly string[],
+  ): void {
     const length = heldLength + adding;
     if (length > limits.maxMessages) {
-      throw new ApiError('payload-too-large', `the session would hold ${length} messages, more than its limit of ${limits.maxMessages} (MAX_SESSION_MESSAGES)`, { limit: 'messages', maxSessionMessages: limits.maxMessages, sessionMessages: heldLength });
+      throw new ApiError(
+        'payload-too-large',
+        `the session would hold ${length} messages, more than its limit of ${limits.maxMessages} (MAX_SESSION_MESSAGES)`,
+        { limit: 'messages', maxSessionMessages: limits.maxMessages, sessionMessages: heldLength },
+      );
     }
     if (limits.maxBytes === Number.POSITIVE_INFINITY) return;
     let added = 0;
@@ -265,7 +309,11 @@ export class FoldSessionObject extends DurableObject<WorkerBindings> {
     // counted in SQLite over what the record covers: nothing is read back into memory
     const held = heldLength === 0 ? 0 : this.historyLog.bytes(heldLength);
     if (held + added > limits.maxBytes) {
-      throw new ApiError('payload-too-large', `the session would hold ${held + added} bytes of messages, more than its limit of ${limits.maxBytes} (MAX_SESSION_BYTES)`, { limit: 'bytes', maxSessionBytes: limits.maxBytes, sessionBytes: held });
+      throw new ApiError(
+        'payload-too-large',
+        `the session would hold ${held + added} bytes of messages, more than its limit of ${limits.maxBytes} (MAX_SESSION_BYTES)`,
+        { limit: 'bytes', maxSessionBytes: limits.maxBytes, sessionBytes: held },
+      );
     }
   }
 

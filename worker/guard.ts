@@ -31,7 +31,10 @@ async function authenticateOrRefuse(c: Parameters<MiddlewareHandler<AppEnv>>[0])
 
 /** A request that carries no body at all (none announced), which needs no media type. */
 function hasNoBody(request: Request): boolean {
-  return request.body === null || (request.headers.get('Content-Length') === '0' && !request.headers.has('Transfer-Encoding'));
+  return (
+    request.body === null ||
+    (request.headers.get('Content-Length') === '0' && !request.headers.has('Transfer-Encoding'))
+  );
 }
 
 /**

@@ -28,7 +28,10 @@ export class HistoryLog {
       if (chunkStart >= 0) for (const message of JSON.parse(text) as ProviderMessage[]) messages.push(message);
       text = '';
     };
-    for (const row of this.sql.exec<{ first_index: number; text: string }>('SELECT first_index, text FROM raw_history WHERE first_index < ? ORDER BY first_index, piece', length)) {
+    for (const row of this.sql.exec<{ first_index: number; text: string }>(
+      'SELECT first_index, text FROM raw_history WHERE first_index < ? ORDER BY first_index, piece',
+      length,
+    )) {
       if (row.first_index !== chunkStart) {
         flush();
         chunkStart = row.first_index;
@@ -36,7 +39,8 @@ export class HistoryLog {
       text += row.text;
     }
     flush();
-    if (messages.length < length) throw new Error(`raw history holds ${messages.length} messages, the session record ${length}`);
+    if (messages.length < length)
+      throw new Error(`raw history holds ${messages.length} messages, the session record ${length}`);
     messages.length = length;
     return messages;
   }
@@ -94,7 +98,13 @@ export class HistoryLog {
       // never split a surrogate pair between two pieces
       const last = text.charCodeAt(end - 1);
       if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-      this.sql.exec('INSERT INTO raw_history (first_index, piece, message_count, text) VALUES (?, ?, ?, ?)', firstIndex, piece, count, text.slice(offset, end));
+      this.sql.exec(
+        'INSERT INTO raw_history (first_index, piece, message_count, text) VALUES (?, ?, ?, ?)',
+        firstIndex,
+        piece,
+        count,
+        text.slice(offset, end),
+      );
       offset = end;
     }
   }

@@ -49,7 +49,13 @@ export function checkJsonShape(text: string): void {
       continue;
     }
     if (code === OPEN_OBJECT || code === OPEN_ARRAY) {
-      if (arrays.length >= MAX_BODY_DEPTH) throw refusal(`the body is nested more than ${MAX_BODY_DEPTH} levels deep (a message may nest ${MAX_VALUE_DEPTH})`, arrays, counts, keys);
+      if (arrays.length >= MAX_BODY_DEPTH)
+        throw refusal(
+          `the body is nested more than ${MAX_BODY_DEPTH} levels deep (a message may nest ${MAX_VALUE_DEPTH})`,
+          arrays,
+          counts,
+          keys,
+        );
       if (arrays.length && counts[counts.length - 1] === 0) counts[counts.length - 1] = 1;
       arrays.push(code === OPEN_ARRAY);
       counts.push(0);
@@ -62,7 +68,13 @@ export function checkJsonShape(text: string): void {
       keys[keys.length - 1] = lastString;
     } else if (code === COMMA && arrays.length) {
       const count = ++counts[counts.length - 1];
-      if (arrays[arrays.length - 1] && count > MAX_ARRAY_ELEMENTS) throw refusal(`an array has more than ${MAX_ARRAY_ELEMENTS} elements`, arrays.slice(0, -1), counts.slice(0, -1), keys.slice(0, -1));
+      if (arrays[arrays.length - 1] && count > MAX_ARRAY_ELEMENTS)
+        throw refusal(
+          `an array has more than ${MAX_ARRAY_ELEMENTS} elements`,
+          arrays.slice(0, -1),
+          counts.slice(0, -1),
+          keys.slice(0, -1),
+        );
     } else if (arrays.length && counts[counts.length - 1] === 0 && code > 0x20) {
       counts[counts.length - 1] = 1;
     }
@@ -70,7 +82,11 @@ export function checkJsonShape(text: string): void {
 }
 
 /** `messages[3]`: the first levels of the path to where the scan stopped. */
-function fieldOf(arrays: readonly boolean[], counts: readonly number[], keys: ReadonlyArray<string | undefined>): string {
+function fieldOf(
+  arrays: readonly boolean[],
+  counts: readonly number[],
+  keys: ReadonlyArray<string | undefined>,
+): string {
   let field = '';
   for (let level = 0; level < Math.min(arrays.length, NAMED_LEVELS); level++) {
     if (arrays[level]) field += `[${Math.max(0, counts[level] - 1)}]`;
@@ -80,7 +96,12 @@ function fieldOf(arrays: readonly boolean[], counts: readonly number[], keys: Re
   return field || '(body)';
 }
 
-function refusal(problem: string, arrays: readonly boolean[], counts: readonly number[], keys: ReadonlyArray<string | undefined>): ApiError {
+function refusal(
+  problem: string,
+  arrays: readonly boolean[],
+  counts: readonly number[],
+  keys: ReadonlyArray<string | undefined>,
+): ApiError {
   const field = fieldOf(arrays, counts, keys);
   return new ApiError('invalid-request', `${field}: ${problem}`, { field });
 }

@@ -14,7 +14,12 @@ export function clientAddress(c: Context<AppEnv>): string {
 }
 
 function refusal(limit: number, windowMs: number, retryAfterSeconds: number, whose: string): ApiError {
-  return new ApiError('rate-limited', `more than ${limit} requests in ${windowMs / 1000} s ${whose}`, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
+  return new ApiError(
+    'rate-limited',
+    `more than ${limit} requests in ${windowMs / 1000} s ${whose}`,
+    { retryAfterSeconds },
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
 }
 
 /** Counts one request against the caller's tenant (all its tokens together); throws 429 beyond the limit. */
@@ -34,11 +39,18 @@ export async function takeUnauthenticatedRequest(c: Context<AppEnv>): Promise<vo
   const address = clientAddress(c);
   const now = Date.now();
   const blockedUntil = blockedAddresses.get(address);
-  if (blockedUntil !== undefined && blockedUntil > now) throw refusal(limit, windowMs, Math.max(1, Math.ceil((blockedUntil - now) / 1000)), 'without a valid token from this address');
+  if (blockedUntil !== undefined && blockedUntil > now)
+    throw refusal(
+      limit,
+      windowMs,
+      Math.max(1, Math.ceil((blockedUntil - now) / 1000)),
+      'without a valid token from this address',
+    );
   if (blockedUntil !== undefined) blockedAddresses.delete(address);
   const decision = await c.env.RATE_LIMITER.getByName(addressRateLimiterName(address)).take(limit, windowMs);
   if (decision.allowed) return;
-  if (blockedAddresses.size >= MAX_BLOCKED_ADDRESSES) blockedAddresses.delete(blockedAddresses.keys().next().value as string);
+  if (blockedAddresses.size >= MAX_BLOCKED_ADDRESSES)
+    blockedAddresses.delete(blockedAddresses.keys().next().value as string);
   blockedAddresses.set(address, now + decision.retryAfterSeconds * 1000);
   throw refusal(limit, windowMs, decision.retryAfterSeconds, 'without a valid token from this address');
 }

@@ -5,7 +5,10 @@ const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 export function requireJsonContentType(contentType: string | undefined): void {
   const mediaType = (contentType ?? '').split(';')[0].trim();
   if (!JSON_MEDIA_TYPE.test(mediaType)) {
-    throw new ApiError('unsupported-media-type', `send the body as application/json, not ${mediaType === '' ? 'no Content-Type' : mediaType}`);
+    throw new ApiError(
+      'unsupported-media-type',
+      `send the body as application/json, not ${mediaType === '' ? 'no Content-Type' : mediaType}`,
+    );
   }
 }
 

@@ -7,7 +7,10 @@ import type { WorkerConfig } from './worker-config.ts';
  * default ceiling made explicit (when it gives any), the options a new session starts with, and
  * the session's limits.
  */
-export function sessionCallSettings(config: WorkerConfig, options: SessionOptions | undefined): { options?: SessionOptions; defaultOptions: SessionOptions; limits: SessionLimits } {
+export function sessionCallSettings(
+  config: WorkerConfig,
+  options: SessionOptions | undefined,
+): { options?: SessionOptions; defaultOptions: SessionOptions; limits: SessionLimits } {
   return {
     ...(options !== undefined ? { options: withDefaultCeiling(options, config.defaultBudget) } : {}),
     defaultOptions: withDefaultCeiling(undefined, config.defaultBudget),

@@ -1,5 +1,5 @@
 import { BudgetInputError, resolveContextBudget } from '../src/budget/index.ts';
-import { type FoldSessionOptions } from '../src/index.ts';
+import type { FoldSessionOptions } from '../src/index.ts';
 import { ApiError } from './api-error.ts';
 
 /** How a session folds; stored with it and replaced by the `options` of a later call. */
@@ -23,17 +23,23 @@ export interface SessionOptions {
 }
 
 /** The library's session options for these, with the given clock. Throws ApiError naming the field. */
-export function toFoldSessionOptions(options: SessionOptions, now: () => number, field = 'options'): FoldSessionOptions {
+export function toFoldSessionOptions(
+  options: SessionOptions,
+  now: () => number,
+  field = 'options',
+): FoldSessionOptions {
   let budget: { pressureCeilingTokens: number } | undefined;
   if (options.budget) {
     try {
       budget = resolveContextBudget({ ...options.budget });
     } catch (error) {
-      if (error instanceof BudgetInputError) throw new ApiError('invalid-request', error.message, { field: `${field}.budget.${error.field}` });
+      if (error instanceof BudgetInputError)
+        throw new ApiError('invalid-request', error.message, { field: `${field}.budget.${error.field}` });
       throw error;
     }
   }
-  const freeze = options.freeze === false ? false : options.freezeTtlMs !== undefined ? { ttlMs: options.freezeTtlMs } : true;
+  const freeze =
+    options.freeze === false ? false : options.freezeTtlMs !== undefined ? { ttlMs: options.freezeTtlMs } : true;
   return {
     ...(options.pressureCeiling !== undefined ? { pressureCeiling: options.pressureCeiling } : {}),
     ...(budget ? { budget } : {}),

@@ -25,7 +25,8 @@ export function createSessionRecordStore(sessions: SessionStore): SessionRecordS
       try {
         return (await sessions.save(key, record as unknown as JsonValue, { expectedVersion })).version;
       } catch (error) {
-        if (error instanceof SessionConflictError) throw new ApiError('conflict', error.message, { serverVersion: error.actualVersion });
+        if (error instanceof SessionConflictError)
+          throw new ApiError('conflict', error.message, { serverVersion: error.actualVersion });
         throw error;
       }
     },

@@ -24,7 +24,9 @@ export interface SessionRecord {
 
 export function readSessionRecord(value: unknown): SessionRecord {
   const record = value as Partial<SessionRecord> | null;
-  if (!record || record.format !== SESSION_RECORD_FORMAT) throw new Error('stored session record has an unknown format');
-  if (record.version !== SESSION_RECORD_VERSION) throw new Error(`stored session record version ${String(record.version)} is not supported`);
+  if (!record || record.format !== SESSION_RECORD_FORMAT)
+    throw new Error('stored session record has an unknown format');
+  if (record.version !== SESSION_RECORD_VERSION)
+    throw new Error(`stored session record version ${String(record.version)} is not supported`);
   return record as SessionRecord;
 }

@@ -2,7 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { recordEpisodes, type Episode, type RecordEpisodesResult } from '../src/episodes/index.ts';
 import { restoreTaskRail, serializeTaskRail, type SerializedTaskRail } from '../src/task-rail/index.ts';
 import { createDurableObjectStore } from '../src/storage/durable-object.ts';
-import { type WarpfoldStorage } from '../src/storage/index.ts';
+import type { WarpfoldStorage } from '../src/storage/index.ts';
 import { ApiError, settleRpc, type RpcResult } from './api-error.ts';
 import { pageOf, type EpisodeCursor } from './episode-page.ts';
 import { logEvent } from './log-event.ts';
@@ -45,7 +45,8 @@ export class TenantObject extends DurableObject<WorkerBindings> {
       const episodes = call.paths?.length
         ? await this.storage.episodes.findByPaths(call.paths, { limit: (call.cursor?.offset ?? 0) + call.limit + 1 })
         : await this.storage.episodes.list(call.sessionId !== undefined ? { sessionId: call.sessionId } : {});
-      const filtered = call.sessionId !== undefined ? episodes.filter((episode) => episode.sessionId === call.sessionId) : episodes;
+      const filtered =
+        call.sessionId !== undefined ? episodes.filter((episode) => episode.sessionId === call.sessionId) : episodes;
       const page = pageOf(filtered, call.limit, call.cursor);
       return { episodes: page.items, nextCursor: page.nextCursor };
     });
@@ -55,11 +56,20 @@ export class TenantObject extends DurableObject<WorkerBindings> {
   putRail(id: string, serialized: unknown): Promise<RpcResult<SerializedTaskRail>> {
     return settleRpc(async () => {
       const restored = restoreTaskRail(serialized);
-      if (!restored.ok) throw new ApiError('invalid-request', restored.error.message, { field: restored.error.field ?? '(body)' });
+      if (!restored.ok)
+        throw new ApiError('invalid-request', restored.error.message, { field: restored.error.field ?? '(body)' });
       const rail = restored.rail;
-      if (rail.id !== id) throw new ApiError('invalid-request', `the rail's id ${JSON.stringify(rail.id)} is not the id in the path`, { field: 'id' });
+      if (rail.id !== id)
+        throw new ApiError('invalid-request', `the rail's id ${JSON.stringify(rail.id)} is not the id in the path`, {
+          field: 'id',
+        });
       const stored = await this.storage.rails.load(id);
-      if (stored && stored.revision > rail.revision) throw new ApiError('conflict', `the stored rail is at revision ${stored.revision}, newer than ${rail.revision}`, { serverRevision: stored.revision });
+      if (stored && stored.revision > rail.revision)
+        throw new ApiError(
+          'conflict',
+          `the stored rail is at revision ${stored.revision}, newer than ${rail.revision}`,
+          { serverRevision: stored.revision },
+        );
       await this.storage.rails.save(rail);
       return serializeTaskRail(rail);
     });

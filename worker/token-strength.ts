@@ -27,6 +27,7 @@ export function estimatedEntropyBits(token: string): number {
 export function tokenProblem(token: string): string | null {
   if (token.length < MINIMUM_TOKEN_CHARACTERS) return `tokens must be at least ${MINIMUM_TOKEN_CHARACTERS} characters`;
   const bits = estimatedEntropyBits(token);
-  if (bits < MINIMUM_TOKEN_ENTROPY_BITS) return `the token has too little entropy (about ${Math.floor(bits)} bits, at least ${MINIMUM_TOKEN_ENTROPY_BITS} needed); use e.g. 24 random bytes in base64`;
+  if (bits < MINIMUM_TOKEN_ENTROPY_BITS)
+    return `the token has too little entropy (about ${Math.floor(bits)} bits, at least ${MINIMUM_TOKEN_ENTROPY_BITS} needed); use e.g. 24 random bytes in base64`;
   return null;
 }

@@ -4,7 +4,8 @@ import { ApiError } from './api-error.ts';
 /** `['messages', 3, 'role']` → `messages[3].role`. */
 export function fieldPath(path: readonly PropertyKey[]): string {
   let field = '';
-  for (const part of path) field += typeof part === 'number' ? `[${part}]` : field === '' ? String(part) : `.${String(part)}`;
+  for (const part of path)
+    field += typeof part === 'number' ? `[${part}]` : field === '' ? String(part) : `.${String(part)}`;
   return field;
 }
 
@@ -15,7 +16,13 @@ export const LISTED_ISSUES = 20;
 
 /** A 400 naming the first bad field, with the first issues listed and how many there were. */
 export function validationError(error: z.ZodError, target: string): ApiError {
-  const issues = error.issues.slice(0, LISTED_ISSUES).map((issue) => ({ field: fieldPath(issue.path) || (TARGET_ROOT[target] ?? target), message: issue.message }));
+  const issues = error.issues
+    .slice(0, LISTED_ISSUES)
+    .map((issue) => ({ field: fieldPath(issue.path) || (TARGET_ROOT[target] ?? target), message: issue.message }));
   const first = issues[0] ?? { field: TARGET_ROOT[target] ?? target, message: 'invalid' };
-  return new ApiError('invalid-request', `${first.field}: ${first.message}`, { field: first.field, issues, ...(error.issues.length > LISTED_ISSUES ? { issueCount: error.issues.length } : {}) });
+  return new ApiError('invalid-request', `${first.field}: ${first.message}`, {
+    field: first.field,
+    issues,
+    ...(error.issues.length > LISTED_ISSUES ? { issueCount: error.issues.length } : {}),
+  });
 }

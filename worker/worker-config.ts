@@ -57,25 +57,32 @@ export interface WorkerVars {
 function positiveInteger(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value.trim() === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isSafeInteger(parsed) || parsed <= 0) throw new TypeError(`${name} must be a positive integer, got ${JSON.stringify(value)}`);
+  if (!Number.isSafeInteger(parsed) || parsed <= 0)
+    throw new TypeError(`${name} must be a positive integer, got ${JSON.stringify(value)}`);
   return parsed;
 }
 
 function nonNegativeInteger(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value.trim() === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isSafeInteger(parsed) || parsed < 0) throw new TypeError(`${name} must be an integer of 0 or more, got ${JSON.stringify(value)}`);
+  if (!Number.isSafeInteger(parsed) || parsed < 0)
+    throw new TypeError(`${name} must be an integer of 0 or more, got ${JSON.stringify(value)}`);
   return parsed;
 }
 
-const text = (value: string | undefined, fallback: string): string => (value === undefined || value.trim() === '' ? fallback : value.trim());
+const text = (value: string | undefined, fallback: string): string =>
+  value === undefined || value.trim() === '' ? fallback : value.trim();
 
 function readDefaultBudget(vars: WorkerVars): WorkerConfig['defaultBudget'] {
-  const budget = { engine: text(vars.DEFAULT_BUDGET_ENGINE, DEFAULT_BUDGET_ENGINE), model: text(vars.DEFAULT_BUDGET_MODEL, DEFAULT_BUDGET_MODEL) };
+  const budget = {
+    engine: text(vars.DEFAULT_BUDGET_ENGINE, DEFAULT_BUDGET_ENGINE),
+    model: text(vars.DEFAULT_BUDGET_MODEL, DEFAULT_BUDGET_MODEL),
+  };
   try {
     resolveContextBudget(budget);
   } catch (error) {
-    if (error instanceof BudgetInputError) throw new TypeError(`DEFAULT_BUDGET_ENGINE / DEFAULT_BUDGET_MODEL: ${error.message}`);
+    if (error instanceof BudgetInputError)
+      throw new TypeError(`DEFAULT_BUDGET_ENGINE / DEFAULT_BUDGET_MODEL: ${error.message}`);
     throw error;
   }
   return budget;
@@ -85,11 +92,22 @@ export function readWorkerConfig(vars: WorkerVars): WorkerConfig {
   return {
     maxBodyBytes: positiveInteger(vars.MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES, 'MAX_BODY_BYTES'),
     rateLimitRequests: positiveInteger(vars.RATE_LIMIT_REQUESTS, DEFAULT_RATE_LIMIT_REQUESTS, 'RATE_LIMIT_REQUESTS'),
-    unauthenticatedRateLimitRequests: positiveInteger(vars.UNAUTHENTICATED_RATE_LIMIT_REQUESTS, DEFAULT_UNAUTHENTICATED_RATE_LIMIT_REQUESTS, 'UNAUTHENTICATED_RATE_LIMIT_REQUESTS'),
-    rateLimitWindowMs: 1000 * positiveInteger(vars.RATE_LIMIT_WINDOW_SECONDS, DEFAULT_RATE_LIMIT_WINDOW_SECONDS, 'RATE_LIMIT_WINDOW_SECONDS'),
-    maxSessionMessages: positiveInteger(vars.MAX_SESSION_MESSAGES, DEFAULT_MAX_SESSION_MESSAGES, 'MAX_SESSION_MESSAGES'),
+    unauthenticatedRateLimitRequests: positiveInteger(
+      vars.UNAUTHENTICATED_RATE_LIMIT_REQUESTS,
+      DEFAULT_UNAUTHENTICATED_RATE_LIMIT_REQUESTS,
+      'UNAUTHENTICATED_RATE_LIMIT_REQUESTS',
+    ),
+    rateLimitWindowMs:
+      1000 *
+      positiveInteger(vars.RATE_LIMIT_WINDOW_SECONDS, DEFAULT_RATE_LIMIT_WINDOW_SECONDS, 'RATE_LIMIT_WINDOW_SECONDS'),
+    maxSessionMessages: positiveInteger(
+      vars.MAX_SESSION_MESSAGES,
+      DEFAULT_MAX_SESSION_MESSAGES,
+      'MAX_SESSION_MESSAGES',
+    ),
     maxSessionBytes: positiveInteger(vars.MAX_SESSION_BYTES, DEFAULT_MAX_SESSION_BYTES, 'MAX_SESSION_BYTES'),
-    sessionWarmMs: 1000 * nonNegativeInteger(vars.SESSION_WARM_SECONDS, DEFAULT_SESSION_WARM_SECONDS, 'SESSION_WARM_SECONDS'),
+    sessionWarmMs:
+      1000 * nonNegativeInteger(vars.SESSION_WARM_SECONDS, DEFAULT_SESSION_WARM_SECONDS, 'SESSION_WARM_SECONDS'),
     defaultBudget: readDefaultBudget(vars),
     corsOrigins: (vars.CORS_ORIGINS ?? '')
       .split(',')

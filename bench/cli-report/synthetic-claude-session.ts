@@ -31,13 +31,18 @@ function toolOutput(step: number, next: () => number): string {
   for (let line = 0; line < count; line++) {
     // a repository has a bounded vocabulary: the same functions come back as files are read again
     const name = `handle_${['request', 'payment', 'retry', 'session', 'cache'][line % 5]}_${step % VOCABULARY_FILES}_${line}`;
-    lines.push(`  ${String(line + 1).padStart(4)}  export function ${name}(input: Payload${step % 17}): Result { return run(input, ${Math.floor(next() * 1000)}); } // src/module_${step % 97}/part_${line % 13}.ts`);
+    lines.push(
+      `  ${String(line + 1).padStart(4)}  export function ${name}(input: Payload${step % 17}): Result { return run(input, ${Math.floor(next() * 1000)}); } // src/module_${step % 97}/part_${line % 13}.ts`,
+    );
   }
   return lines.join('\n');
 }
 
 /** Writes about `bytes` bytes to `path`; resolves with the lines and model calls written. */
-export async function writeSyntheticClaudeSession(path: string, bytes: number): Promise<{ lines: number; calls: number; bytes: number }> {
+export async function writeSyntheticClaudeSession(
+  path: string,
+  bytes: number,
+): Promise<{ lines: number; calls: number; bytes: number }> {
   const out = createWriteStream(path);
   const next = random(20261101);
   let written = 0;
@@ -50,8 +55,21 @@ export async function writeSyntheticClaudeSession(path: string, bytes: number): 
     lines++;
     if (!out.write(text)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   };
-  const base = () => ({ parentUuid: parent, isSidechain: false, userType: 'external', cwd: '/home/dev/shop', sessionId: SESSION_ID, version: '2.0.76', gitBranch: 'main' });
-  await write({ type: 'file-history-snapshot', messageId: uuid(0), snapshot: { messageId: uuid(0), trackedFileBackups: {}, timestamp: time(0) }, isSnapshotUpdate: false });
+  const base = () => ({
+    parentUuid: parent,
+    isSidechain: false,
+    userType: 'external',
+    cwd: '/home/dev/shop',
+    sessionId: SESSION_ID,
+    version: '2.0.76',
+    gitBranch: 'main',
+  });
+  await write({
+    type: 'file-history-snapshot',
+    messageId: uuid(0),
+    snapshot: { messageId: uuid(0), trackedFileBackups: {}, timestamp: time(0) },
+    isSnapshotUpdate: false,
+  });
   const user = (content: unknown) => {
     const id = uuid(++n);
     const record = { ...base(), type: 'user', message: { role: 'user', content }, uuid: id, timestamp: time(n) };
@@ -63,9 +81,39 @@ export async function writeSyntheticClaudeSession(path: string, bytes: number): 
   for (let step = 0; written < bytes; step++) {
     const tool = TOOLS[step % TOOLS.length];
     const callId = `toolu_${step.toString(36).padStart(8, '0')}`;
-    const input = tool === 'Read' ? { file_path: `/home/dev/shop/src/module_${step % 97}/part_${step % 13}.ts` } : tool === 'Grep' ? { pattern: `handle_retry_${step}`, path: 'src' } : { command: `npm test -- module_${step % 97}` };
+    const input =
+      tool === 'Read'
+        ? { file_path: `/home/dev/shop/src/module_${step % 97}/part_${step % 13}.ts` }
+        : tool === 'Grep'
+          ? { pattern: `handle_retry_${step}`, path: 'src' }
+          : { command: `npm test -- module_${step % 97}` };
     const id = uuid(++n);
-    await write({ ...base(), type: 'assistant', message: { model: MODEL, id: `msg_${step.toString(36)}`, type: 'message', role: 'assistant', content: [{ type: 'text', text: `Step ${step}: checking module_${step % 97} for the retry path${step >= 25 ? `, as handle_retry_${(step - 25) % VOCABULARY_FILES}_7 does` : ''}.` }, { type: 'tool_use', id: callId, name: tool, input }], stop_reason: 'tool_use', usage: { input_tokens: 12, cache_creation_input_tokens: 900, cache_read_input_tokens: 40_000, output_tokens: 80 } }, uuid: id, timestamp: time(n) });
+    await write({
+      ...base(),
+      type: 'assistant',
+      message: {
+        model: MODEL,
+        id: `msg_${step.toString(36)}`,
+        type: 'message',
+        role: 'assistant',
+        content: [
+          {
+            type: 'text',
+            text: `Step ${step}: checking module_${step % 97} for the retry path${step >= 25 ? `, as handle_retry_${(step - 25) % VOCABULARY_FILES}_7 does` : ''}.`,
+          },
+          { type: 'tool_use', id: callId, name: tool, input },
+        ],
+        stop_reason: 'tool_use',
+        usage: {
+          input_tokens: 12,
+          cache_creation_input_tokens: 900,
+          cache_read_input_tokens: 40_000,
+          output_tokens: 80,
+        },
+      },
+      uuid: id,
+      timestamp: time(n),
+    });
     parent = id;
     calls++;
     await write(user([{ type: 'tool_result', tool_use_id: callId, content: toolOutput(step, next) }]));

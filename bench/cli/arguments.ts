@@ -22,5 +22,8 @@ export function numberList(value: string | undefined, fallback: readonly number[
 
 export function nameList(value: string | undefined, fallback: readonly string[]): string[] {
   if (value === undefined) return [...fallback];
-  return value.split(',').map((item) => item.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }

@@ -9,5 +9,10 @@ export interface MeasuredOn {
 }
 
 export function measuredOn(): MeasuredOn {
-  return { node: process.version, platform: `${process.platform}-${process.arch}`, cpu: cpus()[0]?.model.trim() ?? 'unknown', cores: availableParallelism() };
+  return {
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cpu: cpus()[0]?.model.trim() ?? 'unknown',
+    cores: availableParallelism(),
+  };
 }

@@ -3,7 +3,11 @@ export type Cell = string | number | null | undefined;
 /** A GitHub Markdown table; numbers are right-aligned. */
 export function markdownTable(header: readonly string[], rows: readonly (readonly Cell[])[]): string {
   const text = (cell: Cell): string => (cell === null || cell === undefined ? '—' : String(cell));
-  const numeric = header.map((_, column) => rows.length > 0 && rows.every((row) => typeof row[column] === 'number' || /^[-$\d.,%x× ]+$/.test(text(row[column]))));
+  const numeric = header.map(
+    (_, column) =>
+      rows.length > 0 &&
+      rows.every((row) => typeof row[column] === 'number' || /^[-$\d.,%x× ]+$/.test(text(row[column]))),
+  );
   const lines = [
     `| ${header.join(' | ')} |`,
     `|${header.map((_, column) => (numeric[column] ? '---:' : '---')).join('|')}|`,

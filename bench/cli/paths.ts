@@ -25,7 +25,10 @@ export function repoRelative(path: string): string {
 /** A corpus folder that is not there: one line for the user, never a stack trace. */
 export class CorpusMissingError extends Error {
   override readonly name = 'CorpusMissingError';
-  constructor(readonly corpus: string, hint: string) {
+  constructor(
+    readonly corpus: string,
+    hint: string,
+  ) {
     super(`bench: no corpus folder at ${repoRelative(corpus)}${hint ? ` (${hint})` : ''}`);
   }
 }
@@ -41,11 +44,16 @@ export interface CorpusChoice {
 export function resolveCorpus(choice: CorpusChoice = {}): string {
   if (choice.corpus !== undefined) {
     const corpus = isAbsolute(choice.corpus) ? choice.corpus : resolve(process.cwd(), choice.corpus);
-    if (!existsSync(corpus) || !statSync(corpus).isDirectory()) throw new CorpusMissingError(corpus, 'pass --corpus a folder of { "messages": [...] } JSON sessions');
+    if (!existsSync(corpus) || !statSync(corpus).isDirectory())
+      throw new CorpusMissingError(corpus, 'pass --corpus a folder of { "messages": [...] } JSON sessions');
     return corpus;
   }
   if (choice.full) {
-    if (!existsSync(FULL_CORPUS)) throw new CorpusMissingError(FULL_CORPUS, '--full needs the shared data folder beside the repository; without it the bundled sessions are used by default');
+    if (!existsSync(FULL_CORPUS))
+      throw new CorpusMissingError(
+        FULL_CORPUS,
+        '--full needs the shared data folder beside the repository; without it the bundled sessions are used by default',
+      );
     return FULL_CORPUS;
   }
   return BUNDLED_CORPUS;

@@ -2,7 +2,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Writes `name.json` and `name.md` into `directory`, returning their paths. */
-export function writeResults(directory: string, name: string, data: unknown, markdown: string): { json: string; markdown: string } {
+export function writeResults(
+  directory: string,
+  name: string,
+  data: unknown,
+  markdown: string,
+): { json: string; markdown: string } {
   mkdirSync(directory, { recursive: true });
   const jsonPath = join(directory, `${name}.json`);
   const markdownPath = join(directory, `${name}.md`);

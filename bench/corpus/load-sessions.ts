@@ -16,8 +16,11 @@ export interface LoadOptions {
 
 /** The sessions of a corpus folder: every `*.json` but `index.json`, sorted by name like the scorer. */
 export function loadSessions(directory: string, options: LoadOptions = {}): CorpusSession[] {
-  let files = readdirSync(directory).filter((file) => file.endsWith('.json') && file !== 'index.json').sort();
-  if (options.only && options.only.length > 0) files = files.filter((file) => options.only!.some((part) => file.includes(part)));
+  let files = readdirSync(directory)
+    .filter((file) => file.endsWith('.json') && file !== 'index.json')
+    .sort();
+  if (options.only && options.only.length > 0)
+    files = files.filter((file) => options.only!.some((part) => file.includes(part)));
   if (options.limit !== undefined) files = files.slice(0, options.limit);
   return files.map((file) => {
     const parsed = JSON.parse(readFileSync(join(directory, file), 'utf8')) as { messages?: BaselineMessage[] };

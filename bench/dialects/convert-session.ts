@@ -10,11 +10,13 @@ type ToolCall = { id?: string; function?: { name?: string; arguments?: string } 
 
 const textOf = (content: unknown): string => {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part: Item) => (typeof part?.text === 'string' ? part.text : '')).join('\n');
+  if (Array.isArray(content))
+    return content.map((part: Item) => (typeof part?.text === 'string' ? part.text : '')).join('\n');
   return '';
 };
 
-const callsOf = (message: BaselineMessage): ToolCall[] => (Array.isArray(message.tool_calls) ? (message.tool_calls as ToolCall[]) : []);
+const callsOf = (message: BaselineMessage): ToolCall[] =>
+  Array.isArray(message.tool_calls) ? (message.tool_calls as ToolCall[]) : [];
 
 function parsedInput(raw: unknown): unknown {
   if (typeof raw !== 'string') return raw ?? {};
@@ -28,24 +30,57 @@ function parsedInput(raw: unknown): unknown {
 /** One chat message as Responses items: an assistant turn is reasoning, message and call items. */
 function toResponsesItems(message: BaselineMessage, index: number): Item[] {
   const text = textOf(message.content);
-  if (message.role === 'tool') return [{ type: 'function_call_output', call_id: String(message.tool_call_id), output: text }];
-  if (message.role !== 'assistant') return [{ type: 'message', role: message.role === 'developer' ? 'developer' : String(message.role), content: text }];
+  if (message.role === 'tool')
+    return [{ type: 'function_call_output', call_id: String(message.tool_call_id), output: text }];
+  if (message.role !== 'assistant')
+    return [
+      { type: 'message', role: message.role === 'developer' ? 'developer' : String(message.role), content: text },
+    ];
   const items: Item[] = [];
-  if (typeof message.reasoning_content === 'string' && message.reasoning_content) items.push({ type: 'reasoning', id: `rs_${index}`, summary: [{ type: 'summary_text', text: message.reasoning_content }] });
+  if (typeof message.reasoning_content === 'string' && message.reasoning_content)
+    items.push({
+      type: 'reasoning',
+      id: `rs_${index}`,
+      summary: [{ type: 'summary_text', text: message.reasoning_content }],
+    });
   const calls = callsOf(message);
-  if (text || !calls.length) items.push({ type: 'message', id: `msg_${index}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] });
-  calls.forEach((call, n) => items.push({ type: 'function_call', id: `fc_${index}_${n}`, call_id: String(call.id), name: String(call.function?.name), arguments: String(call.function?.arguments ?? '{}'), status: 'completed' }));
+  if (text || !calls.length)
+    items.push({
+      type: 'message',
+      id: `msg_${index}`,
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text, annotations: [] }],
+    });
+  calls.forEach((call, n) =>
+    items.push({
+      type: 'function_call',
+      id: `fc_${index}_${n}`,
+      call_id: String(call.id),
+      name: String(call.function?.name),
+      arguments: String(call.function?.arguments ?? '{}'),
+      status: 'completed',
+    }),
+  );
   return items;
 }
 
 /** One chat message as an AI SDK message (tool results are grouped by the caller). */
 function toModelMessage(message: BaselineMessage): Item {
   const text = textOf(message.content);
-  if (message.role !== 'assistant') return { role: message.role === 'developer' ? 'system' : String(message.role), content: text };
+  if (message.role !== 'assistant')
+    return { role: message.role === 'developer' ? 'system' : String(message.role), content: text };
   const parts: Item[] = [];
-  if (typeof message.reasoning_content === 'string' && message.reasoning_content) parts.push({ type: 'reasoning', text: message.reasoning_content });
+  if (typeof message.reasoning_content === 'string' && message.reasoning_content)
+    parts.push({ type: 'reasoning', text: message.reasoning_content });
   if (text) parts.push({ type: 'text', text });
-  for (const call of callsOf(message)) parts.push({ type: 'tool-call', toolCallId: String(call.id), toolName: String(call.function?.name), input: parsedInput(call.function?.arguments) });
+  for (const call of callsOf(message))
+    parts.push({
+      type: 'tool-call',
+      toolCallId: String(call.id),
+      toolName: String(call.function?.name),
+      input: parsedInput(call.function?.arguments),
+    });
   return { role: 'assistant', content: parts.length ? parts : '' };
 }
 
@@ -91,7 +126,12 @@ export class SessionConverter {
       if (!grouped) {
         grouped = {
           role: 'tool',
-          content: history.slice(index, end).map((result) => ({ type: 'tool-result', toolCallId: String(result.tool_call_id), toolName: names.get(String(result.tool_call_id)) ?? 'tool', output: { type: 'text', value: textOf(result.content) } })),
+          content: history.slice(index, end).map((result) => ({
+            type: 'tool-result',
+            toolCallId: String(result.tool_call_id),
+            toolName: names.get(String(result.tool_call_id)) ?? 'tool',
+            output: { type: 'text', value: textOf(result.content) },
+          })),
         };
         this.toolGroups.set(message, { length: end - index, message: grouped });
       }
@@ -132,10 +172,15 @@ function responsesToChat(view: readonly Item[]): BaselineMessage[] {
       target.content = textOf(item.content);
     } else if (type === 'function_call') {
       const target = step ?? open();
-      (target.tool_calls ??= []).push({ id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } });
+      (target.tool_calls ??= []).push({
+        id: item.call_id,
+        type: 'function',
+        function: { name: item.name, arguments: item.arguments },
+      });
     } else {
       step = undefined;
-      if (type === 'function_call_output') out.push({ role: 'tool', tool_call_id: item.call_id, content: textOf(item.output) });
+      if (type === 'function_call_output')
+        out.push({ role: 'tool', tool_call_id: item.call_id, content: textOf(item.output) });
       else out.push({ role: String(item.role), content: textOf(item.content) });
     }
   }
@@ -148,14 +193,38 @@ function modelMessagesToChat(view: readonly Item[]): BaselineMessage[] {
     if (message.role === 'tool') {
       for (const part of message.content as Item[]) {
         const output = part.output as Item;
-        out.push({ role: 'tool', tool_call_id: part.toolCallId, content: typeof output.value === 'string' ? output.value : JSON.stringify(output.value) });
+        out.push({
+          role: 'tool',
+          tool_call_id: part.toolCallId,
+          content: typeof output.value === 'string' ? output.value : JSON.stringify(output.value),
+        });
       }
     } else if (message.role === 'assistant' && Array.isArray(message.content)) {
       const parts = message.content as Item[];
-      const text = parts.filter((part) => part.type === 'text').map((part) => String(part.text)).join('\n');
-      const reasoning = parts.filter((part) => part.type === 'reasoning').map((part) => String(part.text)).join('\n');
-      const calls = parts.filter((part) => part.type === 'tool-call').map((part) => ({ id: part.toolCallId, type: 'function', function: { name: part.toolName, arguments: typeof part.input === 'string' ? part.input : JSON.stringify(part.input) } }));
-      out.push({ role: 'assistant', content: text || null, ...(calls.length ? { tool_calls: calls } : {}), ...(reasoning ? { reasoning_content: reasoning } : {}) });
+      const text = parts
+        .filter((part) => part.type === 'text')
+        .map((part) => String(part.text))
+        .join('\n');
+      const reasoning = parts
+        .filter((part) => part.type === 'reasoning')
+        .map((part) => String(part.text))
+        .join('\n');
+      const calls = parts
+        .filter((part) => part.type === 'tool-call')
+        .map((part) => ({
+          id: part.toolCallId,
+          type: 'function',
+          function: {
+            name: part.toolName,
+            arguments: typeof part.input === 'string' ? part.input : JSON.stringify(part.input),
+          },
+        }));
+      out.push({
+        role: 'assistant',
+        content: text || null,
+        ...(calls.length ? { tool_calls: calls } : {}),
+        ...(reasoning ? { reasoning_content: reasoning } : {}),
+      });
     } else out.push({ role: String(message.role), content: textOf(message.content) });
   }
   return out;

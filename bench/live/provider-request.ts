@@ -28,14 +28,27 @@ type Block = Record<string, unknown>;
 function withTrailingBreakpoint(messages: readonly BaselineMessage[]): BaselineMessage[] {
   return messages.map((message, index) => {
     if (index !== messages.length - 1) return message;
-    const blocks: Block[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...((message.content as Block[]) ?? [])];
+    const blocks: Block[] =
+      typeof message.content === 'string'
+        ? [{ type: 'text', text: message.content }]
+        : [...((message.content as Block[]) ?? [])];
     if (blocks.length === 0) return message;
     blocks[blocks.length - 1] = { ...blocks[blocks.length - 1], cache_control: { type: 'ephemeral' } };
     return { ...message, content: blocks };
   });
 }
 
-export function buildRequest(provider: LiveProvider, input: { apiKey: string; model: string; system: string | null; tools: readonly ToolDefinition[]; messages: readonly BaselineMessage[]; cacheKey: string }): ProviderRequest {
+export function buildRequest(
+  provider: LiveProvider,
+  input: {
+    apiKey: string;
+    model: string;
+    system: string | null;
+    tools: readonly ToolDefinition[];
+    messages: readonly BaselineMessage[];
+    cacheKey: string;
+  },
+): ProviderRequest {
   if (provider === 'anthropic') {
     return {
       path: '/v1/messages',
@@ -44,7 +57,11 @@ export function buildRequest(provider: LiveProvider, input: { apiKey: string; mo
         model: input.model,
         max_tokens: 16,
         ...(input.system ? { system: input.system } : {}),
-        tools: input.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters })),
+        tools: input.tools.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          input_schema: tool.parameters,
+        })),
         messages: withTrailingBreakpoint(input.messages),
       },
     };
@@ -56,7 +73,10 @@ export function buildRequest(provider: LiveProvider, input: { apiKey: string; mo
       model: input.model,
       max_completion_tokens: 16,
       prompt_cache_key: input.cacheKey,
-      tools: input.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })),
+      tools: input.tools.map((tool) => ({
+        type: 'function',
+        function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+      })),
       messages: input.messages,
     },
   };
@@ -72,9 +92,21 @@ export function parseUsage(provider: LiveProvider, response: unknown): ProviderU
     const inputTokens = count(usage.input_tokens);
     const cacheReadTokens = count(usage.cache_read_input_tokens);
     const cacheWriteTokens = count(usage.cache_creation_input_tokens);
-    return { inputTokens, cacheReadTokens, cacheWriteTokens, totalInputTokens: inputTokens + cacheReadTokens + cacheWriteTokens, outputTokens: count(usage.output_tokens) };
+    return {
+      inputTokens,
+      cacheReadTokens,
+      cacheWriteTokens,
+      totalInputTokens: inputTokens + cacheReadTokens + cacheWriteTokens,
+      outputTokens: count(usage.output_tokens),
+    };
   }
   const promptTokens = count(usage.prompt_tokens);
   const cacheReadTokens = count((usage.prompt_tokens_details as Record<string, unknown> | undefined)?.cached_tokens);
-  return { inputTokens: promptTokens - cacheReadTokens, cacheReadTokens, cacheWriteTokens: 0, totalInputTokens: promptTokens, outputTokens: count(usage.completion_tokens) };
+  return {
+    inputTokens: promptTokens - cacheReadTokens,
+    cacheReadTokens,
+    cacheWriteTokens: 0,
+    totalInputTokens: promptTokens,
+    outputTokens: count(usage.completion_tokens),
+  };
 }

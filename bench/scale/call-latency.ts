@@ -61,7 +61,10 @@ export interface CallTime {
 
 /** The scorer's family of a session file (score.mjs `--families`): its name's known prefix. */
 export function sessionFamily(file: string): string {
-  const known = /^(claudecode-native|claudecode-console|claudecode-cctrace|geminicli-native|geminicli-console|msa|tau|sweagent|openhands|pi)/.exec(file);
+  const known =
+    /^(claudecode-native|claudecode-console|claudecode-cctrace|geminicli-native|geminicli-console|msa|tau|sweagent|openhands|pi)/.exec(
+      file,
+    );
   return known ? known[1] : file.split('-')[0];
 }
 
@@ -73,7 +76,11 @@ export function quantile(sorted: readonly number[], fraction: number): number {
 const rounded = (value: number, digits = 3): number => +value.toFixed(digits);
 
 /** Every prepare() call of one session, in call order, with the time its token counting took. */
-export function sessionCallTimes(messages: readonly BaselineMessage[], definition: StrategyDefinition, ceiling: number): CallTime[] {
+export function sessionCallTimes(
+  messages: readonly BaselineMessage[],
+  definition: StrategyDefinition,
+  ceiling: number,
+): CallTime[] {
   let clock = 0;
   let counting = 0;
   const timedCount = (text: string): number => {
@@ -99,27 +106,48 @@ export function sessionCallTimes(messages: readonly BaselineMessage[], definitio
   return times;
 }
 
-function latencyRow(family: string, sessions: number, timed: ReadonlyArray<{ file: string; times: readonly CallTime[] }>): LatencyRow {
+function latencyRow(
+  family: string,
+  sessions: number,
+  timed: ReadonlyArray<{ file: string; times: readonly CallTime[] }>,
+): LatencyRow {
   const all = timed.flatMap(({ times }) => times);
   const sorted = all.map((time) => time.milliseconds).sort((first, second) => first - second);
-  const engine = all.map((time) => Math.max(0, time.milliseconds - time.counterMilliseconds)).sort((first, second) => first - second);
+  const engine = all
+    .map((time) => Math.max(0, time.milliseconds - time.counterMilliseconds))
+    .sort((first, second) => first - second);
   let slowest = '—';
   let worst = -1;
   for (const { file, times } of timed)
     times.forEach((time, call) => {
-      if (time.milliseconds > worst) [worst, slowest] = [time.milliseconds, `${file.replace(/\.json$/, '')} call ${call}`];
+      if (time.milliseconds > worst)
+        [worst, slowest] = [time.milliseconds, `${file.replace(/\.json$/, '')} call ${call}`];
     });
   return {
-    family, sessions, calls: all.length, p50Milliseconds: rounded(quantile(sorted, 0.5)), p99Milliseconds: rounded(quantile(sorted, 0.99)), maxMilliseconds: rounded(quantile(sorted, 1)), slowest,
-    engineP50Milliseconds: rounded(quantile(engine, 0.5)), engineP99Milliseconds: rounded(quantile(engine, 0.99)), engineMaxMilliseconds: rounded(quantile(engine, 1)),
+    family,
+    sessions,
+    calls: all.length,
+    p50Milliseconds: rounded(quantile(sorted, 0.5)),
+    p99Milliseconds: rounded(quantile(sorted, 0.99)),
+    maxMilliseconds: rounded(quantile(sorted, 1)),
+    slowest,
+    engineP50Milliseconds: rounded(quantile(engine, 0.5)),
+    engineP99Milliseconds: rounded(quantile(engine, 0.99)),
+    engineMaxMilliseconds: rounded(quantile(engine, 1)),
   };
 }
 
 /** Latency per family (alphabetical) and over all sessions (last row). */
-export function measureCallLatency(sessions: readonly CorpusSession[], definition: StrategyDefinition, ceiling: number): LatencyRow[] {
+export function measureCallLatency(
+  sessions: readonly CorpusSession[],
+  definition: StrategyDefinition,
+  ceiling: number,
+): LatencyRow[] {
   for (const session of sessions.slice(0, WARM_UP_SESSIONS)) sessionCallTimes(session.messages, definition, ceiling);
   const timed = sessions.map((session) => {
-    const replays = Array.from({ length: LATENCY_REPLAYS }, () => sessionCallTimes(session.messages, definition, ceiling));
+    const replays = Array.from({ length: LATENCY_REPLAYS }, () =>
+      sessionCallTimes(session.messages, definition, ceiling),
+    );
     return { file: session.file, family: sessionFamily(session.file), times: medianTimes(replays) };
   });
   const families = [...new Set(timed.map((entry) => entry.family))].sort();

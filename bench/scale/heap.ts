@@ -26,6 +26,7 @@ export function settledHeapBytes(): number {
 }
 
 /** The value `settledHeapBytesHolding` keeps reachable while it reads. */
+// biome-ignore lint/correctness/noUnusedVariables: written to keep a value reachable while the heap is read
 let held: unknown;
 
 /**

@@ -18,7 +18,12 @@ export interface SessionHeapRow {
 }
 
 /** Drives one instance through `messages` messages and returns what it retains. */
-function drive(definition: StrategyDefinition, messages: number, ceiling: number, history: BaselineMessage[]): { strategy: Strategy; calls: number } {
+function drive(
+  definition: StrategyDefinition,
+  messages: number,
+  ceiling: number,
+  history: BaselineMessage[],
+): { strategy: Strategy; calls: number } {
   let clock = 0;
   const strategy = definition.create({ ceiling, countTokens, now: () => clock });
   const harness = createMessageTokenCounter();
@@ -47,5 +52,10 @@ export function measureSessionHeap(definition: StrategyDefinition, messages: num
   driven = null;
   const without = settledHeapBytes();
   // read after both measurements, so the history is alive for both
-  return { strategy: definition.name, messages: history.length, calls, retainedHeapMegabytes: +((withStrategy - without) / 2 ** 20).toFixed(1) };
+  return {
+    strategy: definition.name,
+    messages: history.length,
+    calls,
+    retainedHeapMegabytes: +((withStrategy - without) / 2 ** 20).toFixed(1),
+  };
 }

@@ -54,7 +54,13 @@ export function fixedPromptParts(script: OutageScript, system: string | null): s
   return parts;
 }
 
-export function replayScenario(script: OutageScript, definition: StrategyDefinition, dialect: Dialect, ceiling: number, model: string): ScenarioRun {
+export function replayScenario(
+  script: OutageScript,
+  definition: StrategyDefinition,
+  dialect: Dialect,
+  ceiling: number,
+  model: string,
+): ScenarioRun {
   const price = resolveModelPrice(model);
   const transcript = transcriptFor(script, dialect);
   const fixedParts = fixedPromptParts(script, transcript.system);
@@ -64,7 +70,20 @@ export function replayScenario(script: OutageScript, definition: StrategyDefinit
   let previousParts: string[] = [];
   let previousCallAt = -Infinity;
   let measured: number | undefined;
-  const totals = { cacheReadCost: 0, cacheWriteCost: 0, freshCost: 0, inputCost: 0, extraCalls: 0, extraCost: 0, cacheReadTokens: 0, promptTokens: 0, overCeilingCalls: 0, maxPromptTokens: 0, prepareMilliseconds: 0, errors: 0 };
+  const totals = {
+    cacheReadCost: 0,
+    cacheWriteCost: 0,
+    freshCost: 0,
+    inputCost: 0,
+    extraCalls: 0,
+    extraCost: 0,
+    cacheReadTokens: 0,
+    promptTokens: 0,
+    overCeilingCalls: 0,
+    maxPromptTokens: 0,
+    prepareMilliseconds: 0,
+    errors: 0,
+  };
   let firstError: string | undefined;
   const missedAtNeed: string[] = [];
   let finalText = '';
@@ -87,7 +106,11 @@ export function replayScenario(script: OutageScript, definition: StrategyDefinit
       const sizes = parts.map(textTokens);
       const total = sizes.reduce((sum, size) => sum + size, 0);
       const cached = cacheWarm ? leadingIdenticalTokens(previousParts, parts, sizes) : 0;
-      return { parts, total, cost: callCost({ totalTokens: total, cachedPrefixTokens: cached, model: price, outputTokens }) };
+      return {
+        parts,
+        total,
+        cost: callCost({ totalTokens: total, cachedPrefixTokens: cached, model: price, outputTokens }),
+      };
     };
     for (const extra of prepared.extraCalls ?? []) {
       totals.extraCalls++;
@@ -108,12 +131,16 @@ export function replayScenario(script: OutageScript, definition: StrategyDefinit
     measured = total;
 
     const text = parts.join('');
-    for (const fact of script.facts) if (fact.neededAtStep === callIndex + 1 && !text.includes(fact.value)) missedAtNeed.push(fact.value);
+    for (const fact of script.facts)
+      if (fact.neededAtStep === callIndex + 1 && !text.includes(fact.value)) missedAtNeed.push(fact.value);
     finalText = text;
     finalPromptTokens = total;
   });
 
-  const rawFinalTokens = [...fixedParts, ...transcript.messages.slice(0, positions[positions.length - 1]).map(renderedMessage)].reduce((sum, part) => sum + textTokens(part), 0);
+  const rawFinalTokens = [
+    ...fixedParts,
+    ...transcript.messages.slice(0, positions[positions.length - 1]).map(renderedMessage),
+  ].reduce((sum, part) => sum + textTokens(part), 0);
   const missedInFinal = script.facts.filter((fact) => !finalText.includes(fact.value)).map((fact) => fact.value);
   return {
     strategy: definition.name,

@@ -21,8 +21,10 @@ export default {
     const url = new URL(request.url);
     const run = url.searchParams.get('run') ?? 'default';
     const work = (await request.json()) as StoragePhase;
-    if (url.pathname === '/kv') return Response.json({ count: await runStoragePhase(createKvStore(env.BENCH_KV, { prefix: `${run}/` }), work) });
-    if (url.pathname === '/durable-object') return Response.json({ count: await env.BENCH_OBJECT.getByName(run).run(work) });
+    if (url.pathname === '/kv')
+      return Response.json({ count: await runStoragePhase(createKvStore(env.BENCH_KV, { prefix: `${run}/` }), work) });
+    if (url.pathname === '/durable-object')
+      return Response.json({ count: await env.BENCH_OBJECT.getByName(run).run(work) });
     return new Response('not found', { status: 404 });
   },
 };

@@ -13,7 +13,8 @@ import { STORAGE_BENCH_EPISODES, STORAGE_BENCH_RECALLS, STORAGE_BENCH_SESSION_ME
 const DIRECTORIES = 10;
 const NAMES = 100;
 
-const pathOf = (index: number) => `src/package${index % DIRECTORIES}/module-${Math.floor(index / DIRECTORIES) % NAMES}.ts`;
+const pathOf = (index: number) =>
+  `src/package${index % DIRECTORIES}/module-${Math.floor(index / DIRECTORIES) % NAMES}.ts`;
 
 export function benchEpisodes(count = STORAGE_BENCH_EPISODES): Episode[] {
   const noise = noiseSource(9_001);
@@ -23,16 +24,29 @@ export function benchEpisodes(count = STORAGE_BENCH_EPISODES): Episode[] {
     const files: EpisodeFile[] = [];
     for (let file = 0; file < 2; file++) {
       const path = pathOf(noise.integer(DIRECTORIES * NAMES));
-      if (!files.some((known) => known.path === path)) files.push({ path, how: noise.pick(['read', 'edited', 'created'] as const) });
+      if (!files.some((known) => known.path === path))
+        files.push({ path, how: noise.pick(['read', 'edited', 'created'] as const) });
     }
     return {
       id: `ep-${index.toString(36).padStart(4, '0')}`,
       sessionId,
       request: `Request ${index}: fix the ${noise.pick(['parser', 'loader', 'ledger', 'router'])} in ${files[0].path}`,
       files,
-      conclusions: [{ kind: 'verdict', text: `🏁 ${files[0].path} now handles case ${noise.hex(6)}`, messageIndex: start + 3, paths: [files[0].path] }],
+      conclusions: [
+        {
+          kind: 'verdict',
+          text: `🏁 ${files[0].path} now handles case ${noise.hex(6)}`,
+          messageIndex: start + 3,
+          paths: [files[0].path],
+        },
+      ],
       outcome: 'succeeded',
-      span: { startIndex: start, endIndex: start + 8, startedAt: 1_700_000_000_000 + index * 60_000, endedAt: 1_700_000_000_000 + index * 60_000 + 45_000 },
+      span: {
+        startIndex: start,
+        endIndex: start + 8,
+        startedAt: 1_700_000_000_000 + index * 60_000,
+        endedAt: 1_700_000_000_000 + index * 60_000 + 45_000,
+      },
     };
   });
 }

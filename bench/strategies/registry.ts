@@ -1,7 +1,10 @@
 import { BASELINE_STRATEGIES, type StrategyDefinition } from '../../src/baselines/index.ts';
 import { loadWarpfold } from './warpfold.ts';
 
-export const ALL_STRATEGY_NAMES: readonly string[] = [...BASELINE_STRATEGIES.map((strategy) => strategy.name), 'warpfold'];
+export const ALL_STRATEGY_NAMES: readonly string[] = [
+  ...BASELINE_STRATEGIES.map((strategy) => strategy.name),
+  'warpfold',
+];
 
 export interface StrategySelection {
   readonly definitions: StrategyDefinition[];
@@ -16,7 +19,10 @@ export interface EngineSource {
   readonly engineOptions?: Record<string, unknown>;
 }
 
-export async function selectStrategies(names: readonly string[], source: EngineSource = {}): Promise<StrategySelection> {
+export async function selectStrategies(
+  names: readonly string[],
+  source: EngineSource = {},
+): Promise<StrategySelection> {
   const definitions: StrategyDefinition[] = [];
   const skipped: Array<{ name: string; reason: string }> = [];
   for (const name of names) {

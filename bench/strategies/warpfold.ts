@@ -1,7 +1,11 @@
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { foldSessionStrategy, type FoldSessionConstructor, type StrategyDefinition } from '../../src/baselines/index.ts';
+import {
+  foldSessionStrategy,
+  type FoldSessionConstructor,
+  type StrategyDefinition,
+} from '../../src/baselines/index.ts';
 
 export const DEFAULT_ENGINE_PATH = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
 
@@ -11,7 +15,10 @@ export type WarpfoldLoad = { readonly definition: StrategyDefinition } | { reado
  * Loads FoldSession lazily from `enginePath` (the project's src/index.ts by default, or any
  * built index.js), so the baselines run while the engine does not exist yet.
  */
-export async function loadWarpfold(enginePath = DEFAULT_ENGINE_PATH, engineOptions: Record<string, unknown> = {}): Promise<WarpfoldLoad> {
+export async function loadWarpfold(
+  enginePath = DEFAULT_ENGINE_PATH,
+  engineOptions: Record<string, unknown> = {},
+): Promise<WarpfoldLoad> {
   const shown = relative(process.cwd(), enginePath) || enginePath;
   if (!existsSync(enginePath)) return { missing: `engine not found at ${shown}` };
   let module: { FoldSession?: unknown };

@@ -22,8 +22,14 @@ describe('README benchmark section', () => {
   });
 
   it('builds the section from results files', async () => {
-    writeFileSync(join(results, 'scenario.json'), JSON.stringify(await runScenario({ ceilings: [8000], dialects: ['openai'], strategies: ['raw', 'truncate'] })));
-    writeFileSync(join(results, 'scale.json'), JSON.stringify(await runScale({ turns: [5], strategies: ['truncate'] })));
+    writeFileSync(
+      join(results, 'scenario.json'),
+      JSON.stringify(await runScenario({ ceilings: [8000], dialects: ['openai'], strategies: ['raw', 'truncate'] })),
+    );
+    writeFileSync(
+      join(results, 'scale.json'),
+      JSON.stringify(await runScale({ turns: [5], strategies: ['truncate'] })),
+    );
     const section = benchSection(results);
     expect(section).toContain('### Outage scenario');
     expect(section).toContain('| 8,000 | truncate |');

@@ -5,7 +5,10 @@ import { syntheticTurn } from '../../test/helpers/workloads/synthetic-session.ts
 describe('scale run', () => {
   it('drives prepare() once per turn and reports growth', async () => {
     const report = await runScale({ turns: [10, 40], strategies: ['truncate'] });
-    expect(report.rows.map((row) => [row.turns, row.completedTurns, row.stoppedByBudget])).toEqual([[10, 10, false], [40, 40, false]]);
+    expect(report.rows.map((row) => [row.turns, row.completedTurns, row.stoppedByBudget])).toEqual([
+      [10, 10, false],
+      [40, 40, false],
+    ]);
     expect(report.rows.every((row) => row.overCeilingCalls === 0 && row.errors === 0)).toBe(true);
     expect(report.growth.truncate).toMatchObject({ from: 10, to: 40 });
   });

@@ -25,7 +25,12 @@ describe('npm run bench -- --smoke', () => {
     expect(replay.ceilings.map((entry: { ceiling: number }) => entry.ceiling)).toEqual([8000]);
     const summary = replay.ceilings[0].summary;
     for (const name of ['raw', 'truncate', 'mask', 'clear', 'sawtooth', 'sawtooth-lines', 'summarize', 'warpfold']) {
-      expect(summary[name]).toMatchObject({ calls: 48, cost: expect.any(Number), cachePercent: expect.any(Number), overCeilingCalls: expect.any(Number) });
+      expect(summary[name]).toMatchObject({
+        calls: 48,
+        cost: expect.any(Number),
+        cachePercent: expect.any(Number),
+        overCeilingCalls: expect.any(Number),
+      });
     }
     expect(summary.raw.costVsRaw).toBe(1);
     expect(summary.raw.retentionPercent).toBe(100);
@@ -34,7 +39,9 @@ describe('npm run bench -- --smoke', () => {
     expect(replay.skipped).toEqual([]);
     expect(readFileSync(join(out, 'replay.md'), 'utf8')).not.toContain(REPO_ROOT);
 
-    expect(run.scenario!.runs.every((entry) => entry.dialect === 'openai' && entry.ceiling === 8000 && entry.calls === 16)).toBe(true);
+    expect(
+      run.scenario!.runs.every((entry) => entry.dialect === 'openai' && entry.ceiling === 8000 && entry.calls === 16),
+    ).toBe(true);
     expect(run.scale!.rows.map((row) => row.turns)).toEqual(expect.arrayContaining([20, 100]));
     expect(Object.keys(run.reports)).toEqual(['replay', 'scenario', 'scale', 'storage', 'dialects']);
     const dialects = JSON.parse(readFileSync(join(out, 'dialects.json'), 'utf8'));
@@ -54,23 +61,35 @@ describe('bench arguments', () => {
 
   it('reports a missing corpus as a typed error naming the folder', () => {
     expect(() => resolveCorpus({ corpus: join(tmpdir(), 'warpfold-no-such-corpus') })).toThrow(CorpusMissingError);
-    expect(() => resolveCorpus({ corpus: join(tmpdir(), 'warpfold-no-such-corpus') })).toThrow(/no corpus folder at .*warpfold-no-such-corpus/);
+    expect(() => resolveCorpus({ corpus: join(tmpdir(), 'warpfold-no-such-corpus') })).toThrow(
+      /no corpus folder at .*warpfold-no-such-corpus/,
+    );
   });
 
   it('prints a missing corpus as one line and exits 1, without a stack trace', () => {
     let failure: { status: number; stderr: string; stdout: string } | undefined;
     try {
-      execFileSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--corpus', 'no/such/folder'], { cwd: REPO_ROOT, stdio: 'pipe', encoding: 'utf8' });
+      execFileSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--corpus', 'no/such/folder'], {
+        cwd: REPO_ROOT,
+        stdio: 'pipe',
+        encoding: 'utf8',
+      });
     } catch (error) {
       failure = error as { status: number; stderr: string; stdout: string };
     }
     expect(failure?.status).toBe(1);
-    expect(failure!.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^bench: no corpus folder at no\/such\/folder \(/)]);
+    expect(failure!.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^bench: no corpus folder at no\/such\/folder \(/),
+    ]);
     expect(failure!.stdout).toBe('');
   });
 
   it('refuses unknown parts and --update with --smoke', async () => {
-    await expect(runBench({ parts: ['nope'], log: () => {}, print: () => {} })).rejects.toThrow(/unknown part nope \(parts: replay, scenario, scale, storage, dialects\)/);
-    await expect(runBench({ smoke: true, update: true, log: () => {}, print: () => {} })).rejects.toThrow(/cannot be combined with --smoke/);
+    await expect(runBench({ parts: ['nope'], log: () => {}, print: () => {} })).rejects.toThrow(
+      /unknown part nope \(parts: replay, scenario, scale, storage, dialects\)/,
+    );
+    await expect(runBench({ smoke: true, update: true, log: () => {}, print: () => {} })).rejects.toThrow(
+      /cannot be combined with --smoke/,
+    );
   });
 });

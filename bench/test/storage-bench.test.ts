@@ -6,7 +6,9 @@ describe('storage bench', () => {
   it('generates the same workload every time', () => {
     expect(benchEpisodes(50)).toEqual(benchEpisodes(50));
     expect(benchRecallPaths(20)).toEqual(benchRecallPaths(20));
-    expect(new Set(benchEpisodes(2_000).flatMap((episode) => episode.files.map((file) => file.path))).size).toBeGreaterThan(500);
+    expect(
+      new Set(benchEpisodes(2_000).flatMap((episode) => episode.files.map((file) => file.path))).size,
+    ).toBeGreaterThan(500);
   });
 
   it('a smoke run measures the Node backends, and recall finds the same episodes in each', async () => {

@@ -23,7 +23,10 @@ export interface Endpoint {
 export async function post(endpoint: Endpoint, path: string, body?: unknown): Promise<Response> {
   return fetch(`${endpoint.url}${path}`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${endpoint.token}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+    headers: {
+      Authorization: `Bearer ${endpoint.token}`,
+      ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
 }
@@ -38,10 +41,18 @@ export async function forget(endpoint: Endpoint, id: string): Promise<void> {
 const LOAD_BATCH_MESSAGES = 500;
 
 /** Creates a session holding `history`, appending in batches; returns its digest. */
-export async function loadSession(endpoint: Endpoint, id: string, history: readonly ProviderMessage[], options: Record<string, unknown>): Promise<string> {
+export async function loadSession(
+  endpoint: Endpoint,
+  id: string,
+  history: readonly ProviderMessage[],
+  options: Record<string, unknown>,
+): Promise<string> {
   let digest = '';
   for (let start = 0; start < history.length; start += LOAD_BATCH_MESSAGES) {
-    const response = await post(endpoint, `/v1/sessions/${id}/prepare`, { append: history.slice(start, start + LOAD_BATCH_MESSAGES), ...(start === 0 ? { options } : { prefixDigest: digest }) });
+    const response = await post(endpoint, `/v1/sessions/${id}/prepare`, {
+      append: history.slice(start, start + LOAD_BATCH_MESSAGES),
+      ...(start === 0 ? { options } : { prefixDigest: digest }),
+    });
     if (!response.ok) throw new Error(`loading ${id}: ${response.status} ${await response.text()}`);
     digest = ((await response.json()) as { digest: string }).digest;
   }

@@ -25,7 +25,8 @@ type SocketConstructor = new (url: string, init?: { headers?: Record<string, str
 
 function socketConstructor(): SocketConstructor {
   const constructor = (globalThis as { WebSocket?: SocketConstructor }).WebSocket;
-  if (!constructor) throw new Error('this Node has no WebSocket: run with --experimental-websocket (npm run bench:worker does)');
+  if (!constructor)
+    throw new Error('this Node has no WebSocket: run with --experimental-websocket (npm run bench:worker does)');
   return constructor;
 }
 

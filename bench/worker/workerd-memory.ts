@@ -15,7 +15,8 @@ export async function workerdResidentBytes(processGroup: number): Promise<number
       const stat = (await readFile(`/proc/${entry}/stat`, 'utf8')).split(') ')[1].split(' ');
       if (Number(stat[2]) !== processGroup) continue;
       const command = (await readFile(`/proc/${entry}/cmdline`, 'utf8')).split('\0');
-      if (!command[0].endsWith('/workerd') || !command.some((argument) => argument.startsWith('--inspector-addr'))) continue;
+      if (!command[0].endsWith('/workerd') || !command.some((argument) => argument.startsWith('--inspector-addr')))
+        continue;
       const status = await readFile(`/proc/${entry}/status`, 'utf8');
       const match = /VmRSS:\s+(\d+) kB/.exec(status);
       return match ? Number(match[1]) * 1024 : null;

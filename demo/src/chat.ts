@@ -7,7 +7,7 @@
  */
 import { FoldSession, type ProviderMessage } from '../../src/index.ts';
 import { createIndexedDbStore, type IndexedDbStorage } from '../../src/storage/indexeddb.ts';
-import { type JsonValue } from '../../src/storage/index.ts';
+import type { JsonValue } from '../../src/storage/index.ts';
 import { readTranscript } from '../../src/transcripts/index.ts';
 import { markAnthropicBreakpoints, type AnthropicRequest } from './chat/breakpoints.ts';
 import { clear, element, formatTokens, messageNumber } from './ui/dom.ts';
@@ -83,7 +83,9 @@ function newSession(ceiling: number, restored: string | null): FoldSession {
       return new FoldSession({ ...options, restoredState: restored });
     } catch (error) {
       // a saved state this build cannot read: fold afresh rather than misread it
-      showError(`The saved fold state could not be restored (${error instanceof Error ? error.message : String(error)}); folding afresh.`);
+      showError(
+        `The saved fold state could not be restored (${error instanceof Error ? error.message : String(error)}); folding afresh.`,
+      );
     }
   }
   return new FoldSession(options);
@@ -95,7 +97,11 @@ async function save(): Promise<void> {
 
 /** The conversation an earlier build kept in its own database, if there is one; the old database is deleted once read. */
 async function legacyConversation(): Promise<StoredConversation | null> {
-  if (typeof indexedDB.databases === 'function' && !(await indexedDB.databases()).some((database) => database.name === LEGACY_DATABASE)) return null;
+  if (
+    typeof indexedDB.databases === 'function' &&
+    !(await indexedDB.databases()).some((database) => database.name === LEGACY_DATABASE)
+  )
+    return null;
   const value = await new Promise<unknown>((resolve) => {
     const open = indexedDB.open(LEGACY_DATABASE);
     open.onerror = () => resolve(undefined);
@@ -145,7 +151,11 @@ async function replayStep(): Promise<boolean> {
 
 async function sendLive(text: string): Promise<void> {
   const key = ui.key.value.trim();
-  conversation = { ...conversation, replayAt: null, messages: [...conversation.messages, { role: 'user', content: text }] };
+  conversation = {
+    ...conversation,
+    replayAt: null,
+    messages: [...conversation.messages, { role: 'user', content: text }],
+  };
   const request = prepareRequest();
   conversation = { ...conversation, session: session.snapshot(), lastRequest: request };
   await save();
@@ -153,18 +163,31 @@ async function sendLive(text: string): Promise<void> {
   ui.status.textContent = 'waiting for the model…';
   const response = await fetch('https://api.anthropic.com/v1/messages', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': '2023-06-01', 'anthropic-dangerous-direct-browser-access': 'true' },
+    headers: {
+      'content-type': 'application/json',
+      'x-api-key': key,
+      'anthropic-version': '2023-06-01',
+      'anthropic-dangerous-direct-browser-access': 'true',
+    },
     body: JSON.stringify(request.body),
   });
   if (!response.ok) {
     ui.status.textContent = '';
     return showError(`Anthropic answered ${response.status}: ${(await response.text()).slice(0, 400)}`);
   }
-  const reply = (await response.json()) as { content: unknown[]; usage?: { input_tokens: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number } };
-  conversation = { ...conversation, messages: [...conversation.messages, { role: 'assistant', content: reply.content }] };
+  const reply = (await response.json()) as {
+    content: unknown[];
+    usage?: { input_tokens: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number };
+  };
+  conversation = {
+    ...conversation,
+    messages: [...conversation.messages, { role: 'assistant', content: reply.content }],
+  };
   await save();
   const usage = reply.usage;
-  ui.status.textContent = usage ? `input ${usage.input_tokens} · cache read ${usage.cache_read_input_tokens ?? 0} · cache write ${usage.cache_creation_input_tokens ?? 0}` : '';
+  ui.status.textContent = usage
+    ? `input ${usage.input_tokens} · cache read ${usage.cache_read_input_tokens ?? 0} · cache write ${usage.cache_creation_input_tokens ?? 0}`
+    : '';
   render();
 }
 
@@ -173,7 +196,18 @@ function render(): void {
   const fragment = document.createDocumentFragment();
   conversation.messages.forEach((message, index) => {
     const text = messageText(message);
-    fragment.append(element('li', { 'data-index': String(index) }, element('div', { class: 'item-head' }, element('span', { class: 'role' }, `#${messageNumber(index)} ${messageRole(message)}`)), element('pre', { class: 'item-text mono' }, text.length > 500 ? `${text.slice(0, 500)}…` : text)));
+    fragment.append(
+      element(
+        'li',
+        { 'data-index': String(index) },
+        element(
+          'div',
+          { class: 'item-head' },
+          element('span', { class: 'role' }, `#${messageNumber(index)} ${messageRole(message)}`),
+        ),
+        element('pre', { class: 'item-text mono' }, text.length > 500 ? `${text.slice(0, 500)}…` : text),
+      ),
+    );
   });
   ui.history.append(fragment);
   // rows off screen are laid out at an estimated height (content-visibility), so scrollHeight is
@@ -193,7 +227,12 @@ function render(): void {
         element(
           'li',
           { class: marked ? 'breakpoint' : '', 'data-breakpoint': String(marked) },
-          element('div', { class: 'item-head' }, element('span', { class: 'role' }, `${messageRole(message as ProviderMessage)}`), marked ? element('span', { class: 'badge card' }, 'cache_control') : ''),
+          element(
+            'div',
+            { class: 'item-head' },
+            element('span', { class: 'role' }, `${messageRole(message as ProviderMessage)}`),
+            marked ? element('span', { class: 'badge card' }, 'cache_control') : '',
+          ),
           element('pre', { class: 'item-text mono' }, text.length > 400 ? `${text.slice(0, 400)}…` : text),
         ),
       );
@@ -202,7 +241,12 @@ function render(): void {
   }
   const replaying = conversation.replayAt !== null && conversation.replayAt < recorded.length;
   ui.step.disabled = ui.all.disabled = !replaying;
-  if (!ui.status.textContent?.startsWith('input')) ui.status.textContent = replaying ? `replay: ${conversation.replayAt} of ${recorded.length} recorded messages` : conversation.replayAt === null ? 'live' : 'replay finished';
+  if (!ui.status.textContent?.startsWith('input'))
+    ui.status.textContent = replaying
+      ? `replay: ${conversation.replayAt} of ${recorded.length} recorded messages`
+      : conversation.replayAt === null
+        ? 'live'
+        : 'replay finished';
 }
 
 async function start(): Promise<void> {
@@ -243,10 +287,17 @@ ui.composer.addEventListener('submit', (event) => {
   const text = ui.prompt.value.trim();
   if (!text) return;
   // without a key nothing is sent: the typed message stays where it was, and the page says why
-  if (!ui.key.value.trim()) return showError('Paste an Anthropic API key to talk to the model; without one, use Replay. Your message is still in the box.');
+  if (!ui.key.value.trim())
+    return showError(
+      'Paste an Anthropic API key to talk to the model; without one, use Replay. Your message is still in the box.',
+    );
   showError('');
   ui.prompt.value = '';
-  sendLive(text).catch((error: unknown) => showError(`The call failed: ${error instanceof Error ? error.message : String(error)}`));
+  sendLive(text).catch((error: unknown) =>
+    showError(`The call failed: ${error instanceof Error ? error.message : String(error)}`),
+  );
 });
 
-start().catch((error: unknown) => showError(`The chat could not start: ${error instanceof Error ? error.message : String(error)}`));
+start().catch((error: unknown) =>
+  showError(`The chat could not start: ${error instanceof Error ? error.message : String(error)}`),
+);

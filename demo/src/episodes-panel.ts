@@ -1,5 +1,10 @@
 /** Episodes harvested from loaded sessions, kept in IndexedDB: listed newest first and searched by path. */
-import { deriveEpisodesFromMessages, recordEpisodes, type Episode, type EpisodeStore } from '../../src/episodes/index.ts';
+import {
+  deriveEpisodesFromMessages,
+  recordEpisodes,
+  type Episode,
+  type EpisodeStore,
+} from '../../src/episodes/index.ts';
 import type { ProviderMessage } from '../../src/index.ts';
 import { isDeviceName, userWords } from './episodes/episode-text.ts';
 import { clipText } from './ui/clip-text.ts';
@@ -12,7 +17,7 @@ export class EpisodesPanel {
     private readonly open: () => Promise<EpisodeStore>,
     private readonly list: HTMLElement,
     private readonly search: HTMLInputElement,
-    private readonly forget: HTMLButtonElement,
+    forget: HTMLButtonElement,
     private readonly fail: (message: string) => void,
   ) {
     let typing: ReturnType<typeof setTimeout> | undefined;
@@ -56,7 +61,9 @@ export class EpisodesPanel {
   private render(episodes: readonly Episode[], query: string): void {
     clear(this.list);
     if (!episodes.length) {
-      this.list.append(element('li', { class: 'muted' }, query ? `No episode touched ${query}.` : 'No episodes yet: load a session.'));
+      this.list.append(
+        element('li', { class: 'muted' }, query ? `No episode touched ${query}.` : 'No episodes yet: load a session.'),
+      );
       return;
     }
     for (const episode of episodes) {
@@ -67,9 +74,23 @@ export class EpisodesPanel {
         element(
           'li',
           { 'data-episode': episode.id },
-          element('div', { class: 'item-head' }, element('span', { class: 'role' }, episode.sessionId), messageRange(episode.span.startIndex, episode.span.endIndex), element('span', { class: 'badge' }, episode.outcome), episode.supersededBy ? element('span', { class: 'badge' }, 'superseded') : ''),
+          element(
+            'div',
+            { class: 'item-head' },
+            element('span', { class: 'role' }, episode.sessionId),
+            messageRange(episode.span.startIndex, episode.span.endIndex),
+            element('span', { class: 'badge' }, episode.outcome),
+            episode.supersededBy ? element('span', { class: 'badge' }, 'superseded') : '',
+          ),
           element('div', { class: 'episode-title' }, request ? clipText(request, 200) : '(no request)'),
-          element('div', { class: 'files mono' }, files.slice(0, 8).map((file) => `${file.how} ${file.path}`).join(' · ') + (files.length > 8 ? ` · +${files.length - 8}` : '')),
+          element(
+            'div',
+            { class: 'files mono' },
+            files
+              .slice(0, 8)
+              .map((file) => `${file.how} ${file.path}`)
+              .join(' · ') + (files.length > 8 ? ` · +${files.length - 8}` : ''),
+          ),
           conclusion ? element('div', { class: 'muted' }, `${conclusion.kind}: ${clipText(conclusion.text, 200)}`) : '',
         ),
       );

@@ -8,7 +8,14 @@ import { PRICE_TABLE } from '../../src/tokens/index.ts';
 import { EpisodesPanel } from './episodes-panel.ts';
 import { openEpisodeStore } from './episodes/open-store.ts';
 import { FoldClient } from './fold-client.ts';
-import { DEFAULT_SETTINGS, type CallSummary, type CallView, type FoldResult, type FoldSettings, type ViewItem } from './fold/protocol.ts';
+import {
+  DEFAULT_SETTINGS,
+  type CallSummary,
+  type CallView,
+  type FoldResult,
+  type FoldSettings,
+  type ViewItem,
+} from './fold/protocol.ts';
 import { InputError, readInput, type LoadedHistory } from './load/read-input.ts';
 import { element, clear, formatCost, formatTokens, messageNumber, messageRange } from './ui/dom.ts';
 import { renderCostChart, renderTimeline, moveCursor } from './ui/charts.ts';
@@ -89,7 +96,13 @@ const client = new FoldClient({
   },
 });
 
-const episodes = new EpisodesPanel(openEpisodeStore, $('episode-list'), $<HTMLInputElement>('episode-search'), $<HTMLButtonElement>('episodes-clear'), showError);
+const episodes = new EpisodesPanel(
+  openEpisodeStore,
+  $('episode-list'),
+  $<HTMLInputElement>('episode-search'),
+  $<HTMLButtonElement>('episodes-clear'),
+  showError,
+);
 
 // ── errors ───────────────────────────────────────────────────────────────────────────────
 function showError(message: string): void {
@@ -107,10 +120,16 @@ async function loadText(text: string, name: string): Promise<void> {
     const loaded = await readInput(text, name);
     clearError();
     // a partly damaged file still loads; what was skipped is said, with its line
-    if (loaded.notes.length) showError(`Loaded ${name}, skipping ${loaded.notes.length} record${loaded.notes.length === 1 ? '' : 's'}:\n${loaded.notes.slice(0, 8).join('\n')}${loaded.notes.length > 8 ? `\n… and ${loaded.notes.length - 8} more` : ''}`);
+    if (loaded.notes.length)
+      showError(
+        `Loaded ${name}, skipping ${loaded.notes.length} record${loaded.notes.length === 1 ? '' : 's'}:\n${loaded.notes.slice(0, 8).join('\n')}${loaded.notes.length > 8 ? `\n… and ${loaded.notes.length - 8} more` : ''}`,
+      );
     useHistory(loaded);
   } catch (error) {
-    const detail = error instanceof InputError ? `Could not load ${name} — ${error.where}: ${error.problem}` : `Could not load ${name} — ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+    const detail =
+      error instanceof InputError
+        ? `Could not load ${name} — ${error.where}: ${error.problem}`
+        : `Could not load ${name} — ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
     showError(detail);
   }
 }
@@ -129,7 +148,11 @@ function useHistory(loaded: LoadedHistory): void {
   renderRaw(loaded.messages);
   runFold();
   // episodes are harvested in a task of their own, after the history went to the worker
-  setTimeout(() => episodes.harvest(loaded.messages, loaded.name).catch((error: unknown) => showError(`Episodes: ${String(error)}`)), 0);
+  setTimeout(
+    () =>
+      episodes.harvest(loaded.messages, loaded.name).catch((error: unknown) => showError(`Episodes: ${String(error)}`)),
+    0,
+  );
 }
 
 async function loadSample(path: string): Promise<void> {
@@ -184,16 +207,32 @@ window.addEventListener('paste', (event) => {
 });
 
 // ── controls ─────────────────────────────────────────────────────────────────────────────
-const MODELS = ['claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-opus-4-8', 'gpt-4.1', 'gpt-5', 'gemini-2.5-pro', 'gemini-2.5-flash'];
-ui.model.append(element('option', { value: '' }, 'custom ceiling (sonnet-class prices)'), ...MODELS.map((model) => element('option', { value: model }, model)));
-const engineOf = (model: string) => (model.startsWith('claude') ? 'claude' : model.startsWith('gemini') ? 'gemini' : 'openai');
+const MODELS = [
+  'claude-sonnet-4-5',
+  'claude-haiku-4-5',
+  'claude-opus-4-8',
+  'gpt-4.1',
+  'gpt-5',
+  'gemini-2.5-pro',
+  'gemini-2.5-flash',
+];
+ui.model.append(
+  element('option', { value: '' }, 'custom ceiling (sonnet-class prices)'),
+  ...MODELS.map((model) => element('option', { value: model }, model)),
+);
+const engineOf = (model: string) =>
+  model.startsWith('claude') ? 'claude' : model.startsWith('gemini') ? 'gemini' : 'openai';
 
 function currentSettings(): FoldSettings {
   const model = ui.model.value;
   let ceiling = Number(ui.ceiling.value) || DEFAULT_SETTINGS.ceiling;
   if (model) {
     // the model's window gives the ceiling; a ceiling typed below it overrides (clamped by the budget)
-    const budget = resolveContextBudget({ engine: engineOf(model), model, ...(ui.ceiling.dataset.fromModel === model ? {} : { pressureCeilingTokens: ceiling }) });
+    const budget = resolveContextBudget({
+      engine: engineOf(model),
+      model,
+      ...(ui.ceiling.dataset.fromModel === model ? {} : { pressureCeilingTokens: ceiling }),
+    });
     ceiling = budget.pressureCeilingTokens;
   }
   return {
@@ -217,7 +256,8 @@ function runFold(): void {
   ui.progress.value = 0;
   ui.progressText.textContent = 'starting…';
   document.body.dataset.folded = 'false';
-  const remote = ui.remoteOn.checked && ui.remoteUrl.value ? { url: ui.remoteUrl.value, token: ui.remoteToken.value } : undefined;
+  const remote =
+    ui.remoteOn.checked && ui.remoteUrl.value ? { url: ui.remoteUrl.value, token: ui.remoteToken.value } : undefined;
   client.fold(state.loaded.messages, settings, remote);
 }
 
@@ -239,7 +279,8 @@ ui.ceiling.addEventListener('input', () => {
   delete ui.ceiling.dataset.fromModel;
   scheduleRun();
 });
-for (const control of [ui.ttl, ui.spacing, ui.recall, ui.remoteOn, ui.remoteUrl, ui.remoteToken]) control.addEventListener('change', scheduleRun);
+for (const control of [ui.ttl, ui.spacing, ui.recall, ui.remoteOn, ui.remoteUrl, ui.remoteToken])
+  control.addEventListener('change', scheduleRun);
 ui.theme.addEventListener('click', () => {
   toggleTheme(ui.theme);
   if (state.result) showResult();
@@ -276,7 +317,7 @@ let paintFrame = 0;
 
 function selectCall(call: number, force = false): void {
   const result = state.result;
-  if (!result || !result.calls.length) return;
+  if (!result?.calls.length) return;
   const clamped = Math.min(Math.max(1, call), result.calls.length);
   if (clamped === state.call && !force) return;
   state.call = clamped;
@@ -301,12 +342,19 @@ function paintCall(): void {
 ui.scrubber.addEventListener('input', () => selectCall(Number(ui.scrubber.value)));
 function nextEpoch(from: number, direction: 1 | -1): number {
   const calls = state.result?.calls ?? [];
-  for (let call = from + direction; call >= 1 && call <= calls.length; call += direction) if (calls[call - 1].epochReason) return call;
+  for (let call = from + direction; call >= 1 && call <= calls.length; call += direction)
+    if (calls[call - 1].epochReason) return call;
   return from;
 }
 document.addEventListener('keydown', (event) => {
   const target = event.target as HTMLElement;
-  if (target.closest('input:not([type=range]), textarea, select, dialog') || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (
+    target.closest('input:not([type=range]), textarea, select, dialog') ||
+    event.altKey ||
+    event.ctrlKey ||
+    event.metaKey
+  )
+    return;
   if (!state.result) return;
   const steps: Record<string, number> = { ArrowRight: 1, ArrowLeft: -1, j: 1, k: -1, PageDown: 10, PageUp: -10 };
   let next: number | undefined;
@@ -331,13 +379,22 @@ function renderNumbers(call: CallSummary, result: FoldResult): void {
     ['raw history tokens', formatTokens(call.rawTokens), 'raw-tokens'],
     ['saved', call.rawTokens ? `${(100 - (100 * call.viewTokens) / call.rawTokens).toFixed(1)}%` : '–', 'saved'],
     ['shared prefix', `${call.sharedPrefixMessages} msgs · ${formatTokens(call.sharedPrefixTokens)}`, 'shared-prefix'],
-    ['cache', call.cacheHot ? 'hot (prefix reused)' : call.epochReason ? `epoch: ${call.epochReason}${call.merged ? ' (merge)' : ''}` : 'cold', 'cache-state'],
+    [
+      'cache',
+      call.cacheHot
+        ? 'hot (prefix reused)'
+        : call.epochReason
+          ? `epoch: ${call.epochReason}${call.merged ? ' (merge)' : ''}`
+          : 'cold',
+      'cache-state',
+    ],
     ['cache reads', formatTokens(call.cachedTokens), 'cached-tokens'],
     ['this call', `$${formatCost(call.cost)}`, 'call-cost'],
     ['bands · cards', `${call.bands} · ${call.recallCardsResident}`, 'bands'],
   ];
   clear(ui.callNumbers);
-  for (const [term, value, id] of rows) ui.callNumbers.append(element('dt', {}, term), element('dd', { 'data-testid': id }, value));
+  for (const [term, value, id] of rows)
+    ui.callNumbers.append(element('dt', {}, term), element('dd', { 'data-testid': id }, value));
   clear(ui.strategyBody);
   const index = call.call - 1;
   for (const series of result.strategies) {
@@ -398,15 +455,39 @@ function itemNode(item: ViewItem, loaded: LoadedHistory): HTMLLIElement {
     const message = loaded.messages[item.index];
     const text = messageText(message);
     li.append(
-      element('div', { class: 'item-head' }, element('span', { class: 'role' }, `${messageRole(message)}`), element('button', { type: 'button', class: 'link', 'data-raw': String(item.index), title: 'show in the raw history' }, `raw #${messageNumber(item.index)}`), marks, element('span', { class: 'tokens' }, `${formatTokens(item.tokens)} tok`)),
+      element(
+        'div',
+        { class: 'item-head' },
+        element('span', { class: 'role' }, `${messageRole(message)}`),
+        element(
+          'button',
+          { type: 'button', class: 'link', 'data-raw': String(item.index), title: 'show in the raw history' },
+          `raw #${messageNumber(item.index)}`,
+        ),
+        marks,
+        element('span', { class: 'tokens' }, `${formatTokens(item.tokens)} tok`),
+      ),
       element('pre', { class: 'item-text mono' }, text.length > 400 ? `${text.slice(0, 400)}…` : text),
     );
   } else if (item.kind === 'band') {
     li.append(renderBand(item, marks));
   } else {
-    const label = { ack: 'acknowledgement', seed: 'rebirth seed', card: 'recall card', synthetic: 'clipped message', clipped: 'clipped message' }[item.kind];
+    const label = {
+      ack: 'acknowledgement',
+      seed: 'rebirth seed',
+      card: 'recall card',
+      synthetic: 'clipped message',
+      clipped: 'clipped message',
+    }[item.kind];
     li.append(
-      element('div', { class: 'item-head' }, element('span', { class: 'role' }, label), item.kind === 'card' ? element('span', { class: 'badge card' }, 'recall') : '', marks, element('span', { class: 'tokens' }, `${formatTokens(item.tokens)} tok`)),
+      element(
+        'div',
+        { class: 'item-head' },
+        element('span', { class: 'role' }, label),
+        item.kind === 'card' ? element('span', { class: 'badge card' }, 'recall') : '',
+        marks,
+        element('span', { class: 'tokens' }, `${formatTokens(item.tokens)} tok`),
+      ),
       element('pre', { class: 'item-text mono' }, item.text.length > 500 ? `${item.text.slice(0, 500)}…` : item.text),
     );
   }
@@ -415,8 +496,14 @@ function itemNode(item: ViewItem, loaded: LoadedHistory): HTMLLIElement {
   return li;
 }
 
-const SHARED_BADGE = () => element('span', { class: 'badge hot', title: 'byte-identical to the previous call' }, 'shared');
-const SEALED_BADGE = () => element('span', { class: 'badge epoch', title: 'last message of the sealed prefix: the cache breakpoint' }, 'sealed boundary');
+const SHARED_BADGE = () =>
+  element('span', { class: 'badge hot', title: 'byte-identical to the previous call' }, 'shared');
+const SEALED_BADGE = () =>
+  element(
+    'span',
+    { class: 'badge epoch', title: 'last message of the sealed prefix: the cache breakpoint' },
+    'sealed boundary',
+  );
 
 /** Main-thread time one view render may spend building new item nodes; the rest are built in the frames after. */
 const BUILD_BUDGET_MS = 8;
@@ -429,7 +516,12 @@ function markItem(li: HTMLLIElement, position: number, call: CallSummary): void 
   li.classList.toggle('boundary', boundary);
   li.dataset.position = String(position);
   const marks = li.querySelector('.marks');
-  if (marks && (marks.childElementCount !== Number(shared) + Number(boundary) || marks.textContent !== `${shared ? 'shared' : ''}${boundary ? 'sealed boundary' : ''}`)) marks.replaceChildren(...(shared ? [SHARED_BADGE()] : []), ...(boundary ? [SEALED_BADGE()] : []));
+  if (
+    marks &&
+    (marks.childElementCount !== Number(shared) + Number(boundary) ||
+      marks.textContent !== `${shared ? 'shared' : ''}${boundary ? 'sealed boundary' : ''}`)
+  )
+    marks.replaceChildren(...(shared ? [SHARED_BADGE()] : []), ...(boundary ? [SEALED_BADGE()] : []));
 }
 
 function renderView(view: CallView): void {
@@ -447,7 +539,11 @@ function renderView(view: CallView): void {
     let li = itemNodes.get(itemKey(item));
     if (!li && performance.now() - started > BUILD_BUDGET_MS) {
       // a jump to a far call brings many new items: a placeholder now, the item in a later frame
-      const placeholder = element('li', { class: 'pending', 'data-kind': item.kind, 'data-position': String(position) }, element('span', { class: 'muted' }, '…'));
+      const placeholder = element(
+        'li',
+        { class: 'pending', 'data-kind': item.kind, 'data-position': String(position) },
+        element('span', { class: 'muted' }, '…'),
+      );
       later.push([position, item, placeholder]);
       nodes.push(placeholder);
       return;
@@ -489,7 +585,15 @@ function renderBand(item: Extract<ViewItem, { kind: 'band' }>, marks: HTMLElemen
   const receipt = receiptOf(item);
   const band = receipt?.bands[item.band];
   const header = item.text.split('\n', 1)[0];
-  fragment.append(element('div', { class: 'item-head' }, element('span', { class: 'role' }, 'fold band'), marks, element('span', { class: 'tokens' }, `${formatTokens(item.tokens)} tok`)));
+  fragment.append(
+    element(
+      'div',
+      { class: 'item-head' },
+      element('span', { class: 'role' }, 'fold band'),
+      marks,
+      element('span', { class: 'tokens' }, `${formatTokens(item.tokens)} tok`),
+    ),
+  );
   fragment.append(element('div', { class: 'mono' }, header));
   if (!band || !receipt) {
     fragment.append(element('pre', { class: 'item-text mono' }, item.text));
@@ -508,12 +612,27 @@ function renderBand(item: Extract<ViewItem, { kind: 'band' }>, marks: HTMLElemen
   const addLines = (from: number, to: number) => {
     for (let index = from; index < to; index++) {
       const line = band.lines[index];
-      const button = element('button', { type: 'button', class: 'line', 'aria-expanded': 'false', 'data-line': String(index), 'data-kind': line.kind, 'data-message': String(line.messageIndex), title: `from raw message #${messageNumber(line.messageIndex)}: click to expand` }, line.text);
+      const button = element(
+        'button',
+        {
+          type: 'button',
+          class: 'line',
+          'aria-expanded': 'false',
+          'data-line': String(index),
+          'data-kind': line.kind,
+          'data-message': String(line.messageIndex),
+          title: `from raw message #${messageNumber(line.messageIndex)}: click to expand`,
+        },
+        line.text,
+      );
       lines.append(element('li', {}, button));
     }
   };
   addLines(0, Math.min(band.lines.length, BAND_LINES_SHOWN));
-  const more = band.lines.length > BAND_LINES_SHOWN ? element('button', { type: 'button', class: 'more' }, `show all ${band.lines.length} lines`) : null;
+  const more =
+    band.lines.length > BAND_LINES_SHOWN
+      ? element('button', { type: 'button', class: 'more' }, `show all ${band.lines.length} lines`)
+      : null;
   if (more)
     more.onclick = () => {
       more.remove();
@@ -535,7 +654,12 @@ function renderBand(item: Extract<ViewItem, { kind: 'band' }>, marks: HTMLElemen
     const turn = element(
       'div',
       { class: 'raw-turn mono', 'data-testid': 'raw-turn', 'data-index': String(line.messageIndex) },
-      element('div', { class: 'item-head' }, element('span', { class: 'role' }, `raw #${messageNumber(line.messageIndex)} ${messageRole(message)}`), element('button', { type: 'button', 'data-raw': String(line.messageIndex) }, 'show in raw history')),
+      element(
+        'div',
+        { class: 'item-head' },
+        element('span', { class: 'role' }, `raw #${messageNumber(line.messageIndex)} ${messageRole(message)}`),
+        element('button', { type: 'button', 'data-raw': String(line.messageIndex) }, 'show in raw history'),
+      ),
       messageText(message),
     );
     button.after(turn);
@@ -545,9 +669,25 @@ function renderBand(item: Extract<ViewItem, { kind: 'band' }>, marks: HTMLElemen
   if (more) fragment.append(more);
   const closet = band.identifiers.filter((identifier) => identifier.via === 'closet');
   if (closet.length) {
-    const box = element('div', { class: 'closet', role: 'list', 'aria-label': 'Coordinate Closet' }, element('span', { class: 'muted' }, '⌖ closet'));
+    const box = element(
+      'div',
+      { class: 'closet', role: 'list', 'aria-label': 'Coordinate Closet' },
+      element('span', { class: 'muted' }, '⌖ closet'),
+    );
     const add = (from: number, to: number) => {
-      for (const identifier of closet.slice(from, to)) box.append(element('button', { type: 'button', role: 'listitem', 'data-raw': String(identifier.messageIndex), title: `${identifier.kind}, from raw message #${messageNumber(identifier.messageIndex)}` }, identifier.value));
+      for (const identifier of closet.slice(from, to))
+        box.append(
+          element(
+            'button',
+            {
+              type: 'button',
+              role: 'listitem',
+              'data-raw': String(identifier.messageIndex),
+              title: `${identifier.kind}, from raw message #${messageNumber(identifier.messageIndex)}`,
+            },
+            identifier.value,
+          ),
+        );
     };
     add(0, CLOSET_SHOWN);
     if (closet.length > CLOSET_SHOWN) {

@@ -6,7 +6,11 @@ export interface ResumePageApi {
   /** Runs calls [0, calls) on a fresh session, saving the session to IndexedDB after each call. */
   runFirst(history: ProviderMessage[], calls: number): Promise<{ results: CallResult[]; savedVersion: number }>;
   /** Loads the session from IndexedDB, restores it and runs calls [from, to). */
-  resume(history: ProviderMessage[], from: number, to: number): Promise<{ results: CallResult[]; loadedVersion: number }>;
+  resume(
+    history: ProviderMessage[],
+    from: number,
+    to: number,
+  ): Promise<{ results: CallResult[]; loadedVersion: number }>;
 }
 
 declare global {

@@ -20,7 +20,12 @@ export interface DemoServer {
 export async function startDemoServer(): Promise<DemoServer> {
   const outDir = mkdtempSync(join(tmpdir(), 'warpfold-demo-'));
   await build({ configFile: CONFIG, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  const server: PreviewServer = await preview({ configFile: CONFIG, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false } });
+  const server: PreviewServer = await preview({
+    configFile: CONFIG,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false },
+  });
   const address = server.httpServer.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${address.port}/`,

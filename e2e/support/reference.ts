@@ -20,9 +20,18 @@ export interface ReferenceCall {
 }
 
 /** `planner` is the session's own counter: o200k in the inspector, the built-in estimator (`null`) on the edge endpoint. */
-export function referenceCalls(history: readonly ProviderMessage[], ceiling = 8_000, planner: TokenCounter | null = countTokens): ReferenceCall[] {
+export function referenceCalls(
+  history: readonly ProviderMessage[],
+  ceiling = 8_000,
+  planner: TokenCounter | null = countTokens,
+): ReferenceCall[] {
   let clock = 0;
-  const session = new FoldSession({ pressureCeiling: ceiling, ...(planner ? { countTokens: planner } : {}), now: () => clock, freeze: { ttlMs: 300_000 } });
+  const session = new FoldSession({
+    pressureCeiling: ceiling,
+    ...(planner ? { countTokens: planner } : {}),
+    now: () => clock,
+    freeze: { ttlMs: 300_000 },
+  });
   const calls: ReferenceCall[] = [];
   let previous: string[] = [];
   let measured: number | undefined;
@@ -35,7 +44,12 @@ export function referenceCalls(history: readonly ProviderMessage[], ceiling = 8_
     const parts = outcome.messages.map((message) => renderMessage(message as never));
     const sizes = parts.map((part) => countTokens(part));
     const total = sizes.reduce((sum, size) => sum + size, 0);
-    const cost = callCost({ totalTokens: total, cachedPrefixTokens: leadingIdenticalTokens(previous, parts, sizes), model: 'sonnet-class', writeBelowMinimum: true });
+    const cost = callCost({
+      totalTokens: total,
+      cachedPrefixTokens: leadingIdenticalTokens(previous, parts, sizes),
+      model: 'sonnet-class',
+      writeBelowMinimum: true,
+    });
     let shared = 0;
     while (shared < parts.length && shared < previous.length && parts[shared] === previous[shared]) shared++;
     cumulative += cost.inputCost;

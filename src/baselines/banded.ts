@@ -36,7 +36,12 @@ function agentItems(stretch: readonly BaselineMessage[]): string[] {
     if (message.role === 'assistant' || message.role === 'model') {
       // newest first within the message too: its commands came after its words
       for (const toolCall of [...(message.tool_calls ?? [])].reverse()) {
-        items.push(`$ ${toolCall.function?.name} ${oneLine(toolArgumentText(toolCall.function?.arguments))}`.slice(0, ITEM_CHARACTERS));
+        items.push(
+          `$ ${toolCall.function?.name} ${oneLine(toolArgumentText(toolCall.function?.arguments))}`.slice(
+            0,
+            ITEM_CHARACTERS,
+          ),
+        );
       }
       if (text) items.push(text.slice(0, ITEM_CHARACTERS));
     } else if (message.role === 'user' && text) items.push(`user: ${text}`.slice(0, ITEM_CHARACTERS));
@@ -95,7 +100,10 @@ function createBanded(ceiling: number) {
       const sealed = tailBoundary(history, boundary, Math.min(TAIL_FRACTION * ceiling, room), messageTokens);
       if (sealed > boundary) {
         const stretch = history.slice(boundary, sealed);
-        const budget = Math.min(BAND_CEILING_FRACTION * ceiling, Math.max(BAND_FLOOR_TOKENS, BAND_SHARE_OF_STRETCH * viewTokens(stretch)));
+        const budget = Math.min(
+          BAND_CEILING_FRACTION * ceiling,
+          Math.max(BAND_FLOOR_TOKENS, BAND_SHARE_OF_STRETCH * viewTokens(stretch)),
+        );
         bands = [...bands, userMessage(bandText(boundary, sealed - 1, stretch, budget), dialect)];
         boundary = sealed;
         if (viewTokens(bands) > MERGE_FRACTION * ceiling) {
@@ -111,6 +119,7 @@ function createBanded(ceiling: number) {
 
 export const bandedStrategy: StrategyDefinition = {
   name: 'banded',
-  description: "the scorer's calibration fold: seal the newest stretch into a band of agent words, commands and identifier lines; merge bands past 45% of the ceiling",
+  description:
+    "the scorer's calibration fold: seal the newest stretch into a band of agent words, commands and identifier lines; merge bands past 45% of the ceiling",
   create: ({ ceiling }) => createBanded(ceiling),
 };

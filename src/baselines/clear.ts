@@ -25,7 +25,8 @@ function createClear(ceiling: number) {
       let view = viewOf(history);
       if (viewTokens(view) > TRIGGER_FRACTION * ceiling) {
         const resultIndexes = history.flatMap((message, index) => (isToolResultMessage(message) ? [index] : []));
-        for (const index of resultIndexes.slice(0, Math.max(0, resultIndexes.length - KEEP_RESULTS))) cleared.add(index);
+        for (const index of resultIndexes.slice(0, Math.max(0, resultIndexes.length - KEEP_RESULTS)))
+          cleared.add(index);
         view = viewOf(history);
       }
       return { messages: viewTokens(view) > ceiling ? truncateView(view, ceiling) : view };
@@ -35,6 +36,7 @@ function createClear(ceiling: number) {
 
 export const clearStrategy: StrategyDefinition = {
   name: 'clear',
-  description: "tool-result clearing like Anthropic's clear_tool_uses: over 80% of the ceiling, clear all but the newest 3 results",
+  description:
+    "tool-result clearing like Anthropic's clear_tool_uses: over 80% of the ceiling, clear all but the newest 3 results",
   create: ({ ceiling }) => createClear(ceiling),
 };

@@ -11,8 +11,15 @@ export interface StrategyFigures {
 }
 
 /** One session replayed through each strategy, each from a fresh instance, under the same ceiling, price and clock. */
-export function compareStrategies(messages: readonly BaselineMessage[], strategies: readonly StrategyDefinition[], options: ReplayOptions): StrategyFigures[] {
-  const replayed = strategies.map((definition) => ({ name: definition.name, counters: replaySession(messages, definition, options) }));
+export function compareStrategies(
+  messages: readonly BaselineMessage[],
+  strategies: readonly StrategyDefinition[],
+  options: ReplayOptions,
+): StrategyFigures[] {
+  const replayed = strategies.map((definition) => ({
+    name: definition.name,
+    counters: replaySession(messages, definition, options),
+  }));
   const rawCost = replayed.find((entry) => entry.name === 'raw')?.counters.cost;
   return replayed.map(({ name, counters }) => ({ name, counters, summary: summaryRow(counters, rawCost) }));
 }

@@ -11,7 +11,8 @@ const blocksOf = (value: unknown): Block[] => (Array.isArray(value) ? (value as 
 export function detectDialect(history: readonly BaselineMessage[]): Dialect {
   for (const message of history) {
     if (Array.isArray(message.parts) || message.role === 'model') return 'gemini';
-    if (blocksOf(message.content).some((block) => block?.type === 'tool_use' || block?.type === 'tool_result')) return 'anthropic';
+    if (blocksOf(message.content).some((block) => block?.type === 'tool_use' || block?.type === 'tool_result'))
+      return 'anthropic';
   }
   return 'openai';
 }
@@ -27,7 +28,12 @@ export function isToolResultMessage(message: BaselineMessage): boolean {
 export function replaceToolResults(message: BaselineMessage, placeholder: string): BaselineMessage {
   if (message.role === 'tool') return { ...message, content: placeholder };
   if (Array.isArray(message.content)) {
-    return { ...message, content: blocksOf(message.content).map((block) => (block?.type === 'tool_result' ? { ...block, content: placeholder } : block)) };
+    return {
+      ...message,
+      content: blocksOf(message.content).map((block) =>
+        block?.type === 'tool_result' ? { ...block, content: placeholder } : block,
+      ),
+    };
   }
   if (Array.isArray(message.parts)) {
     return {

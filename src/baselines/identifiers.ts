@@ -15,13 +15,17 @@ const IDENTIFIER_PATTERNS: readonly RegExp[] = [
 /** Identifiers of at least 6 characters in `text`. */
 export function identifiers(text: string): Set<string> {
   const found = new Set<string>();
-  for (const pattern of IDENTIFIER_PATTERNS) for (const match of text.matchAll(pattern)) if (match[0].length >= 6) found.add(match[0]);
+  for (const pattern of IDENTIFIER_PATTERNS)
+    for (const match of text.matchAll(pattern)) if (match[0].length >= 6) found.add(match[0]);
   return found;
 }
 
 /** The text pieces of a message the agent can reuse: its content and each tool call's arguments. */
 function messagePieces(message: BaselineMessage): string[] {
-  return [contentText(message.content ?? message.parts), ...(message.tool_calls ?? []).map((toolCall) => toolArgumentText(toolCall.function?.arguments))];
+  return [
+    contentText(message.content ?? message.parts),
+    ...(message.tool_calls ?? []).map((toolCall) => toolArgumentText(toolCall.function?.arguments)),
+  ];
 }
 
 /** [identifier, the whitespace-collapsed line around it, +-60 characters] for each identifier in a message. */
@@ -35,7 +39,10 @@ export function identifierContexts(message: BaselineMessage): Array<[string, str
       for (const identifier of lineIdentifiers) {
         const at = collapsed.indexOf(identifier);
         if (at < 0) continue;
-        found.push([identifier, collapsed.slice(Math.max(0, at - 60), Math.min(collapsed.length, at + identifier.length + 60))]);
+        found.push([
+          identifier,
+          collapsed.slice(Math.max(0, at - 60), Math.min(collapsed.length, at + identifier.length + 60)),
+        ]);
       }
     }
   }
@@ -46,7 +53,8 @@ const SHINGLE_WORDS = 5;
 
 function lineShingles(text: string, into: Set<string>): void {
   const words = text.split(/\s+/).filter(Boolean);
-  for (let index = 0; index + SHINGLE_WORDS <= words.length; index++) into.add(words.slice(index, index + SHINGLE_WORDS).join(' '));
+  for (let index = 0; index + SHINGLE_WORDS <= words.length; index++)
+    into.add(words.slice(index, index + SHINGLE_WORDS).join(' '));
 }
 
 /** Every run of 5 whitespace-separated words within one line of the message. */

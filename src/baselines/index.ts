@@ -5,7 +5,15 @@
  * warpfoldStrategy()], { ceiling, price, millisecondsBetweenCalls })` and read each strategy's
  * `summary` (cost, cache %, retention at need, …); add sessions up with `addCounters` and `summaryRow`.
  */
-export type { BaselineMessage, ExtraModelCall, PreparedView, PrepareOptions, Strategy, StrategyDefinition, StrategySetup } from './types.ts';
+export type {
+  BaselineMessage,
+  ExtraModelCall,
+  PreparedView,
+  PrepareOptions,
+  Strategy,
+  StrategyDefinition,
+  StrategySetup,
+} from './types.ts';
 export { rawStrategy } from './raw.ts';
 export { truncateStrategy, truncateView } from './truncate.ts';
 export { maskStrategy, maskView } from './mask.ts';
@@ -14,9 +22,27 @@ export { bandedStrategy } from './banded.ts';
 export { sawtoothLinesStrategy, sawtoothStrategy } from './sawtooth.ts';
 export { summarizeStandInStrategy } from './summarize-stand-in.ts';
 export { BASELINE_STRATEGIES } from './baseline-strategies.ts';
-export { foldSessionStrategy, warpfoldStrategy, type FoldSessionConstructor, type FoldSessionLike } from './fold-session-strategy.ts';
+export {
+  foldSessionStrategy,
+  warpfoldStrategy,
+  type FoldSessionConstructor,
+  type FoldSessionLike,
+} from './fold-session-strategy.ts';
 export { compareStrategies, type StrategyFigures } from './compare-strategies.ts';
-export { addCounters, CLOCK_STEP_MILLISECONDS, emptyCounters, replaySession, type ReplayCounters, type ReplayOptions } from './session-replay.ts';
+export {
+  addCounters,
+  CLOCK_STEP_MILLISECONDS,
+  emptyCounters,
+  replaySession,
+  type ReplayCounters,
+  type ReplayOptions,
+} from './session-replay.ts';
 export { summaryRow, type SummaryRow } from './summary-row.ts';
 export { identifierContexts, identifiers, messageShingles } from './identifiers.ts';
-export { createMessageTokenCounter, renderedMessage, resetSharedTokenMemo, textTokens, type MessageTokenCounter } from './message-tokens.ts';
+export {
+  createMessageTokenCounter,
+  renderedMessage,
+  resetSharedTokenMemo,
+  textTokens,
+  type MessageTokenCounter,
+} from './message-tokens.ts';

@@ -10,7 +10,9 @@ const PLACEHOLDER = '[Old tool output omitted for brevity]';
 export function maskView(history: readonly BaselineMessage[], ceiling: number): BaselineMessage[] {
   const resultIndexes = history.flatMap((message, index) => (isToolResultMessage(message) ? [index] : []));
   const masked = new Set(resultIndexes.slice(0, Math.max(0, resultIndexes.length - KEEP_RESULTS)));
-  const view = history.map((message, index) => (masked.has(index) ? replaceToolResults(message, PLACEHOLDER) : message));
+  const view = history.map((message, index) =>
+    masked.has(index) ? replaceToolResults(message, PLACEHOLDER) : message,
+  );
   return viewTokens(view) > ceiling ? truncateView(view, ceiling) : view;
 }
 

@@ -17,11 +17,18 @@ interface SawtoothState {
   boundary: number;
 }
 
-function foldBlock(folded: readonly BaselineMessage[], ceiling: number, headTokens: number, withLines: boolean): string {
+function foldBlock(
+  folded: readonly BaselineMessage[],
+  ceiling: number,
+  headTokens: number,
+  withLines: boolean,
+): string {
   const actionLines: string[] = [];
   for (const message of folded) {
     for (const toolCall of message.tool_calls ?? []) {
-      actionLines.push(`- ${toolCall.function?.name} ${toolArgumentText(toolCall.function?.arguments).replace(/\s+/g, ' ').slice(0, 100)}`);
+      actionLines.push(
+        `- ${toolCall.function?.name} ${toolArgumentText(toolCall.function?.arguments).replace(/\s+/g, ' ').slice(0, 100)}`,
+      );
     }
   }
   const lastSeen = new Map<string, number>();
@@ -34,8 +41,11 @@ function foldBlock(folded: readonly BaselineMessage[], ceiling: number, headToke
     }
     if (withLines) for (const [identifier, line] of identifierContexts(message)) lineOf.set(identifier, line);
   });
-  const score = ([identifier, index]: [string, number]): number => index + (usedByAgent.has(identifier) ? folded.length * 0.5 : 0);
-  const ordered = [...lastSeen.entries()].sort((first, second) => score(second) - score(first)).map(([identifier]) => identifier);
+  const score = ([identifier, index]: [string, number]): number =>
+    index + (usedByAgent.has(identifier) ? folded.length * 0.5 : 0);
+  const ordered = [...lastSeen.entries()]
+    .sort((first, second) => score(second) - score(first))
+    .map(([identifier]) => identifier);
   let closet = '';
   let budget = CLOSET_FRACTION * ceiling;
   const used = new Set<string>();
@@ -58,7 +68,10 @@ function foldBlock(folded: readonly BaselineMessage[], ceiling: number, headToke
 
 function clipLargeResults(view: readonly BaselineMessage[], headLength: number): BaselineMessage[] {
   return view.map((message, index) =>
-    index > headLength && message.role === 'tool' && typeof message.content === 'string' && message.content.length > 4000
+    index > headLength &&
+    message.role === 'tool' &&
+    typeof message.content === 'string' &&
+    message.content.length > 4000
       ? { ...message, content: message.content.slice(0, 2000) + '\n[...clipped...]\n' + message.content.slice(-1500) }
       : message,
   );
@@ -74,7 +87,11 @@ function createSawtooth(ceiling: number, withLines: boolean) {
       const head = dialect === 'openai' ? history.slice(0, 2) : headMessages(history);
       const headLength = dialect === 'openai' ? 2 : head.length;
       if (state.fold === null) state.boundary = headLength;
-      const compose = (): BaselineMessage[] => [...head, ...(state.fold ? [state.fold] : []), ...history.slice(state.boundary)];
+      const compose = (): BaselineMessage[] => [
+        ...head,
+        ...(state.fold ? [state.fold] : []),
+        ...history.slice(state.boundary),
+      ];
       let view = compose();
       if (viewTokens(view) <= ceiling) return { messages: view };
       const boundary = tailBoundary(history, headLength, TAIL_FRACTION * ceiling, messageTokens);

@@ -1,6 +1,13 @@
 // The reference scorer's replay of one session through one strategy, with its metrics exactly
 // (../shared/bench/score.mjs, function `replay`), plus the extra model calls a summarizer makes.
-import { callCost, countTokens, DEFAULT_PRICE_MODEL, leadingIdenticalTokens, resolveModelPrice, type ModelPrice } from '../tokens/index.ts';
+import {
+  callCost,
+  countTokens,
+  DEFAULT_PRICE_MODEL,
+  leadingIdenticalTokens,
+  resolveModelPrice,
+  type ModelPrice,
+} from '../tokens/index.ts';
 import { renderedMessage, textTokens } from './message-tokens.ts';
 import { timedPrepare } from './timed-prepare.ts';
 import type { BaselineMessage, StrategyDefinition } from './types.ts';
@@ -50,9 +57,27 @@ export interface ReplayCounters {
 
 export function emptyCounters(): ReplayCounters {
   return {
-    calls: 0, tokens: 0, cachedTokens: 0, cost: 0, floor: 0, overCeilingCalls: 0, maxTokens: 0,
-    needles: 0, needlesKept: 0, farNeedles: 0, farNeedlesKept: 0, contextKept: 0, farContextKept: 0,
-    reuse: 0, reuseKept: 0, farReuse: 0, farReuseKept: 0, prepareMilliseconds: 0, errors: 0, extraCalls: 0, extraCost: 0,
+    calls: 0,
+    tokens: 0,
+    cachedTokens: 0,
+    cost: 0,
+    floor: 0,
+    overCeilingCalls: 0,
+    maxTokens: 0,
+    needles: 0,
+    needlesKept: 0,
+    farNeedles: 0,
+    farNeedlesKept: 0,
+    contextKept: 0,
+    farContextKept: 0,
+    reuse: 0,
+    reuseKept: 0,
+    farReuse: 0,
+    farReuseKept: 0,
+    prepareMilliseconds: 0,
+    errors: 0,
+    extraCalls: 0,
+    extraCost: 0,
   };
 }
 
@@ -62,15 +87,31 @@ export function emptyCounters(): ReplayCounters {
  * of the scorer counted over the calls (cost, cache, size, over-ceiling calls, retention at need,
  * in-context, reuse and their far variants).
  */
-export function replaySession(messages: readonly BaselineMessage[], definition: StrategyDefinition, options: ReplayOptions): ReplayCounters {
+export function replaySession(
+  messages: readonly BaselineMessage[],
+  definition: StrategyDefinition,
+  options: ReplayOptions,
+): ReplayCounters {
   const { ceiling } = options;
   const price = resolveModelPrice(options.price ?? DEFAULT_PRICE_MODEL);
   const step = options.millisecondsBetweenCalls ?? CLOCK_STEP_MILLISECONDS;
   const cacheAlive = step <= price.cacheLifetimeSeconds * 1000;
   const counters = emptyCounters();
   const writePerToken = (price.inputPerMillion * price.cacheWriteMultiplier) / 1e6;
-  const costOf = (parts: readonly string[], sizes: readonly number[], total: number, previous: readonly string[], outputTokens?: number) =>
-    callCost({ totalTokens: total, cachedPrefixTokens: cacheAlive ? leadingIdenticalTokens(previous, parts, sizes) : 0, model: price, writeBelowMinimum: true, outputTokens });
+  const costOf = (
+    parts: readonly string[],
+    sizes: readonly number[],
+    total: number,
+    previous: readonly string[],
+    outputTokens?: number,
+  ) =>
+    callCost({
+      totalTokens: total,
+      cachedPrefixTokens: cacheAlive ? leadingIdenticalTokens(previous, parts, sizes) : 0,
+      model: price,
+      writeBelowMinimum: true,
+      outputTokens,
+    });
   let clock = 0;
   const strategy = definition.create({ ceiling, countTokens, now: () => clock });
   let previousParts: string[] = [];
@@ -113,7 +154,8 @@ export function replaySession(messages: readonly BaselineMessage[], definition: 
       measured = total;
       previousParts = parts;
       // The floor: every new message has to be sent (and written to the cache) at least once.
-      for (const added of history.slice(previousLength)) counters.floor += textTokens(renderedMessage(added)) * writePerToken;
+      for (const added of history.slice(previousLength))
+        counters.floor += textTokens(renderedMessage(added)) * writePerToken;
       previousLength = history.length;
 
       const text = parts.join('');

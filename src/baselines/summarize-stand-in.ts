@@ -12,16 +12,21 @@ import type { BaselineMessage, ExtraModelCall, StrategyDefinition } from './type
 
 const TAIL_FRACTION = 0.5;
 const SUMMARY_FRACTION = 0.1;
-const INSTRUCTION = 'Summarize the conversation so far for your own later use: decisions, findings, identifiers, open questions.';
+const INSTRUCTION =
+  'Summarize the conversation so far for your own later use: decisions, findings, identifiers, open questions.';
 
-const firstLine = (text: string, limit: number): string => (text.split('\n').find((line) => line.trim()) ?? '').trim().slice(0, limit);
+const firstLine = (text: string, limit: number): string =>
+  (text.split('\n').find((line) => line.trim()) ?? '').trim().slice(0, limit);
 
 function extractLines(message: BaselineMessage): string[] {
   const text = contentText(message.content ?? message.parts);
   if (isToolResultMessage(message)) return [`- result: ${firstLine(text, 120)}`];
   if (message.role === 'assistant' || message.role === 'model') {
     const lines = text.trim() ? [`- agent: ${firstLine(text, 160)}`] : [];
-    for (const toolCall of message.tool_calls ?? []) lines.push(`- call ${toolCall.function?.name} ${toolArgumentText(toolCall.function?.arguments).replace(/\s+/g, ' ').slice(0, 120)}`);
+    for (const toolCall of message.tool_calls ?? [])
+      lines.push(
+        `- call ${toolCall.function?.name} ${toolArgumentText(toolCall.function?.arguments).replace(/\s+/g, ' ').slice(0, 120)}`,
+      );
     return lines;
   }
   return [`- ${message.role}: ${firstLine(text, 200)}`];
@@ -58,7 +63,10 @@ function createSummarizer(ceiling: number) {
         const folded = history.slice(boundary, newBoundary);
         // The summarizer is sent the current prefix (cache-warm from the last call) plus an instruction.
         const request = [...head, ...(summary ? [summary] : []), ...folded, userMessage(INSTRUCTION, dialect)];
-        summaryLines = newestLinesWithin([...summaryLines, ...folded.flatMap(extractLines)], Math.round(SUMMARY_FRACTION * ceiling));
+        summaryLines = newestLinesWithin(
+          [...summaryLines, ...folded.flatMap(extractLines)],
+          Math.round(SUMMARY_FRACTION * ceiling),
+        );
         summarizedCount += folded.length;
         const text = `[Summary of ${summarizedCount} earlier messages]\n${summaryLines.join('\n')}`;
         summary = userMessage(text, dialect);
@@ -74,6 +82,7 @@ function createSummarizer(ceiling: number) {
 
 export const summarizeStandInStrategy: StrategyDefinition = {
   name: 'summarize',
-  description: 'summarization STAND-IN (no LLM): fixed-size extractive summary of old turns, one billed extra model call per summary',
+  description:
+    'summarization STAND-IN (no LLM): fixed-size extractive summary of old turns, one billed extra model call per summary',
   create: ({ ceiling }) => createSummarizer(ceiling),
 };

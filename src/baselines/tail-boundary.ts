@@ -5,7 +5,12 @@ import type { BaselineMessage } from './types.ts';
  * Where a raw tail of at most `budget` tokens starts, searching no earlier than `from`: the newest
  * messages that fit, never opening on a tool result (its call would be folded away).
  */
-export function tailBoundary(history: readonly BaselineMessage[], from: number, budget: number, messageTokens: (message: BaselineMessage) => number): number {
+export function tailBoundary(
+  history: readonly BaselineMessage[],
+  from: number,
+  budget: number,
+  messageTokens: (message: BaselineMessage) => number,
+): number {
   let tail = 0;
   let boundary = history.length;
   for (let index = history.length - 1; index >= from; index--) {

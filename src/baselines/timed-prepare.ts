@@ -8,7 +8,11 @@ export interface TimedPrepare {
 }
 
 /** One timed `prepare` call; a throw is recorded, never fatal to the replay. */
-export function timedPrepare(strategy: Strategy, history: readonly BaselineMessage[], options: PrepareOptions): TimedPrepare {
+export function timedPrepare(
+  strategy: Strategy,
+  history: readonly BaselineMessage[],
+  options: PrepareOptions,
+): TimedPrepare {
   const started = performance.now();
   try {
     const prepared = strategy.prepare(history, options);

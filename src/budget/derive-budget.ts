@@ -48,7 +48,10 @@ function clamp(value: number, minimum: number, maximum: number): number {
 
 function derivePressure(messageCeilingTokens: number): number {
   if (messageCeilingTokens <= pressureKneeTokens) return messageCeilingTokens * pressureFractionBelowKnee;
-  return pressureKneeTokens * pressureFractionBelowKnee + (messageCeilingTokens - pressureKneeTokens) * pressureFractionAboveKnee;
+  return (
+    pressureKneeTokens * pressureFractionBelowKnee +
+    (messageCeilingTokens - pressureKneeTokens) * pressureFractionAboveKnee
+  );
 }
 
 function profileFor(messageCeilingTokens: number): CompressionProfile {

@@ -1,5 +1,6 @@
 // Cloud vendors prefix ids: Bedrock `us.anthropic.claude-...`, `openai.gpt-...`.
-const vendorDotPrefix = /^(?:(?:us|eu|apac|global)\.)?(?:anthropic|openai|google|mistral|deepseek|qwen|moonshot|moonshotai|minimax|zai|xai)\./u;
+const vendorDotPrefix =
+  /^(?:(?:us|eu|apac|global)\.)?(?:anthropic|openai|google|mistral|deepseek|qwen|moonshot|moonshotai|minimax|zai|xai)\./u;
 // Version pins after the id: Vertex `claude-sonnet-4@20250514`, Bedrock `...-v1:0`.
 const versionPin = /@.*$|-v\d+:\d+$/u;
 const oneMillionMarker = /(?:\[1m\]|[-_:]1m)$/u;

@@ -19,7 +19,11 @@ function requireText(value: unknown, field: 'engine' | 'model'): string {
 function optionalCount(value: unknown, field: string, minimum: number): number | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < minimum) {
-    throw new BudgetInputError('invalid-field', field, `${field} must be an integer of at least ${minimum}, got ${String(value)}`);
+    throw new BudgetInputError(
+      'invalid-field',
+      field,
+      `${field} must be an integer of at least ${minimum}, got ${String(value)}`,
+    );
   }
   return value;
 }
@@ -46,7 +50,11 @@ export function resolveContextBudget(input: ContextBudgetInput): ContextBudget {
   const model = requireText(input.model, 'model');
   const explicitWindow = optionalCount(input.contextWindowTokens, 'contextWindowTokens', MINIMUM_CONTEXT_WINDOW_TOKENS);
   const targetBandTokens = optionalCount(input.targetBandTokens, 'targetBandTokens', 1);
-  const pressureCeilingTokens = optionalCount(input.pressureCeilingTokens, 'pressureCeilingTokens', MINIMUM_PRESSURE_CEILING_TOKENS);
+  const pressureCeilingTokens = optionalCount(
+    input.pressureCeilingTokens,
+    'pressureCeilingTokens',
+    MINIMUM_PRESSURE_CEILING_TOKENS,
+  );
   const window = resolveWindow(engine, model, explicitWindow);
   const numbers = deriveBudgetNumbers({
     contextWindowTokens: window.contextWindowTokens,

@@ -10,7 +10,18 @@ export const CLOSET_MARK = '⌖';
 
 /** What a value of each kind is worth keeping: opaque ids cannot be rebuilt from anything else, symbols mostly can. */
 const KIND_WEIGHT: Record<IdentifierKind, number> = {
-  uuid: 30, hash: 28, slug: 26, path: 24, url: 22, image: 22, 'host-port': 22, 'key-value': 20, 'issue-ref': 20, 'error-code': 18, version: 12, symbol: 10,
+  uuid: 30,
+  hash: 28,
+  slug: 26,
+  path: 24,
+  url: 22,
+  image: 22,
+  'host-port': 22,
+  'key-value': 20,
+  'issue-ref': 20,
+  'error-code': 18,
+  version: 12,
+  symbol: 10,
 };
 const OPAQUE = new Set<IdentifierKind>(['uuid', 'hash']);
 
@@ -59,7 +70,9 @@ const isSpace = (text: string, at: number) => /\s/.test(text[at]);
  * `source` holds it.
  */
 export function wordsAround(source: string, value: string): string | undefined {
-  const line = value.includes('\n') ? source.split('\n').find((text) => text.includes(value)) : lineHolding(source, value);
+  const line = value.includes('\n')
+    ? source.split('\n').find((text) => text.includes(value))
+    : lineHolding(source, value);
   if (line === undefined) return undefined;
   const at = line.indexOf(value);
   let left = at;
@@ -103,11 +116,26 @@ function occurrencesOf(message: CanonicalMessage): ClosetOccurrence[] {
   let found = cache.get(message);
   if (!found) {
     const lanes: Array<[ClosetOccurrence['lane'], string]> = [
-      ['agent', message.role === 'assistant' ? [message.text, ...message.toolCalls.map((call) => argumentValues(call.input))].join('\n') : ''],
+      [
+        'agent',
+        message.role === 'assistant'
+          ? [message.text, ...message.toolCalls.map((call) => argumentValues(call.input))].join('\n')
+          : '',
+      ],
       ['user', message.role === 'user' ? message.text : ''],
       ['tool', message.toolResults.map((result) => result.text).join('\n')],
     ];
-    found = lanes.flatMap(([lane, text]) => (text ? findIdentifiers(text).map(({ value, kind }) => ({ value, kind, source: text, messageIndex: message.index, lane })) : []));
+    found = lanes.flatMap(([lane, text]) =>
+      text
+        ? findIdentifiers(text).map(({ value, kind }) => ({
+            value,
+            kind,
+            source: text,
+            messageIndex: message.index,
+            lane,
+          }))
+        : [],
+    );
     cache.set(message, found);
   }
   return found;
@@ -151,7 +179,12 @@ export type ClosetRenderer = (options: ClosetOptions) => string;
  * there with a context label (`7fd5835b ⟦changelog_id⟧`). Empty when nothing is missing. The ranking
  * is worked out once here; a fold that tries several budgets only filters and fills.
  */
-export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: number, end: number, rawSource?: (value: string, messageIndex: number) => string | undefined): ClosetRenderer {
+export function prepareCloset(
+  occurrences: Iterable<ClosetOccurrence>,
+  start: number,
+  end: number,
+  rawSource?: (value: string, messageIndex: number) => string | undefined,
+): ClosetRenderer {
   const candidates = new Map<string, Candidate>();
   for (const occurrence of occurrences) {
     const entry = candidates.get(occurrence.value);
@@ -159,11 +192,22 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
       entry.last = Math.max(entry.last, occurrence.messageIndex);
       entry.uses++;
       entry.byAgent ||= occurrence.lane === 'agent';
-    } else candidates.set(occurrence.value, { value: occurrence.value, kind: occurrence.kind, source: occurrence.source, shape: occurrence.shape, last: occurrence.messageIndex, uses: 1, byAgent: occurrence.lane === 'agent', fromUser: occurrence.lane === 'user' });
+    } else
+      candidates.set(occurrence.value, {
+        value: occurrence.value,
+        kind: occurrence.kind,
+        source: occurrence.source,
+        shape: occurrence.shape,
+        last: occurrence.messageIndex,
+        uses: 1,
+        byAgent: occurrence.lane === 'agent',
+        fromUser: occurrence.lane === 'user',
+      });
   }
   const span = Math.max(1, end - start);
   // how many distinct lines share each template: ids from log spam rank below one-off findings
-  const shapeOf = (source: string, known: string | undefined) => (source.length <= TEMPLATE_MAX_CHARS && !source.includes('\n') ? (known ?? lineShape(source)) : '');
+  const shapeOf = (source: string, known: string | undefined) =>
+    source.length <= TEMPLATE_MAX_CHARS && !source.includes('\n') ? (known ?? lineShape(source)) : '';
   const shapes = new Map<string, number>();
   const sourceShape = new Map<string, string>();
   for (const candidate of candidates.values()) {
@@ -176,22 +220,37 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
   for (const candidate of candidates.values()) {
     const count = shapes.get(sourceShape.get(candidate.source) ?? '') ?? 1;
     const spam = count >= SPAM_MIN_LINES ? SPAM_WEIGHT * Math.log2(count) : 0;
-    scores.set(candidate, KIND_WEIGHT[candidate.kind] + (RECENCY_WEIGHT * (candidate.last - start)) / span + Math.min(USE_WEIGHT_CAP, candidate.uses * USE_WEIGHT) + (candidate.byAgent ? AGENT_WEIGHT : 0) - spam);
+    scores.set(
+      candidate,
+      KIND_WEIGHT[candidate.kind] +
+        (RECENCY_WEIGHT * (candidate.last - start)) / span +
+        Math.min(USE_WEIGHT_CAP, candidate.uses * USE_WEIGHT) +
+        (candidate.byAgent ? AGENT_WEIGHT : 0) -
+        spam,
+    );
   }
   const score = (candidate: Candidate) => scores.get(candidate) ?? 0;
-  const ranked = [...candidates.values()].sort((a, b) => score(b) - score(a) || a.last - b.last || (a.value < b.value ? -1 : 1));
+  const ranked = [...candidates.values()].sort(
+    (a, b) => score(b) - score(a) || a.last - b.last || (a.value < b.value ? -1 : 1),
+  );
   // the least any candidate from each rank on can cost: its bare value and separator (a label
   // or a window only adds to that), so a full closet stops the scan instead of pricing the rest
   const leastCostFrom = new Float64Array(ranked.length + 1).fill(Number.POSITIVE_INFINITY);
-  for (let i = ranked.length - 1; i >= 0; i--) leastCostFrom[i] = Math.min(leastCostFrom[i + 1], estimateTokens(ranked[i].value) + ITEM_SEPARATOR_TOKENS);
+  for (let i = ranked.length - 1; i >= 0; i--)
+    leastCostFrom[i] = Math.min(leastCostFrom[i + 1], estimateTokens(ranked[i].value) + ITEM_SEPARATOR_TOKENS);
   // each candidate's renderings (bare, and in the words around its last occurrence) and sizes, on
   // first need: the window (a search of the raw messages) only once the window share has room for one
-  interface Rendering { item: string; cost: number }
+  interface Rendering {
+    item: string;
+    cost: number;
+  }
   const items = new Map<Candidate, Rendering & { window?: string; windowCost?: number; line?: Rendering }>();
   const itemOf = (candidate: Candidate) => {
     let entry = items.get(candidate);
     if (!entry) {
-      const label = OPAQUE.has(candidate.kind) ? extractVerbatimContextLabel(candidate.source, candidate.value) : undefined;
+      const label = OPAQUE.has(candidate.kind)
+        ? extractVerbatimContextLabel(candidate.source, candidate.value)
+        : undefined;
       const item = label ? `${candidate.value} ⟦${label}⟧` : candidate.value;
       items.set(candidate, (entry = { item, cost: estimateTokens(item) + ITEM_SEPARATOR_TOKENS }));
     }
@@ -211,7 +270,10 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
   const wholeLineOf = (candidate: Candidate): Rendering => {
     const entry = windowOf(candidate);
     if (entry.line === undefined) {
-      const whole = entry.item === candidate.value && entry.window !== entry.item && entry.window.length <= candidate.value.length + WHOLE_LINE_EXTRA_CHARS;
+      const whole =
+        entry.item === candidate.value &&
+        entry.window !== entry.item &&
+        entry.window.length <= candidate.value.length + WHOLE_LINE_EXTRA_CHARS;
       entry.line = whole ? { item: entry.window, cost: estimateTokens(entry.window) + ITEM_SEPARATOR_TOKENS } : entry;
     }
     return entry.line;
@@ -224,7 +286,8 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
     // one line of raw words often holds several values (a diff header, a commit line): it is shown once
     const shownWindows = new Set<string>();
     const inShownWindow = (value: string) => windows.some((line) => line.includes(value));
-    const keep = (candidate: Candidate) => options.kept?.push({ value: candidate.value, kind: candidate.kind, messageIndex: candidate.last });
+    const keep = (candidate: Candidate) =>
+      options.kept?.push({ value: candidate.value, kind: candidate.kind, messageIndex: candidate.last });
     let used = 0;
     let windowUsed = 0;
     let userUsed = 0;
@@ -283,12 +346,22 @@ export function prepareCloset(occurrences: Iterable<ClosetOccurrence>, start: nu
 }
 
 /** One closet of `occurrences` (see prepareCloset). */
-export function renderClosetFrom(occurrences: Iterable<ClosetOccurrence>, start: number, end: number, options: ClosetOptions): string {
+export function renderClosetFrom(
+  occurrences: Iterable<ClosetOccurrence>,
+  start: number,
+  end: number,
+  options: ClosetOptions,
+): string {
   return prepareCloset(occurrences, start, end)(options);
 }
 
 /** The closet of messages [start, end) of a transcript. */
-export function renderCloset(messages: readonly CanonicalMessage[], start: number, end: number, options: ClosetOptions): string {
+export function renderCloset(
+  messages: readonly CanonicalMessage[],
+  start: number,
+  end: number,
+  options: ClosetOptions,
+): string {
   const occurrences: ClosetOccurrence[] = [];
   for (let i = start; i < end; i++) occurrences.push(...occurrencesOf(messages[i]));
   return renderClosetFrom(occurrences, start, end, options);

@@ -8,7 +8,15 @@ import { basenameOf, pathsMatch } from '../text/normalize-path.ts';
 import { pairToolCalls, type PairedToolCall } from '../messages/pair-tool-calls.ts';
 import { findPathMentions } from '../recall/path-mentions.ts';
 import { episodeId } from './episode-id.ts';
-import { MAX_CONCLUSION_CHARS, MAX_REQUEST_CHARS, type Episode, type EpisodeConclusion, type EpisodeFile, type EpisodeOutcome, type FileTouch } from './types.ts';
+import {
+  MAX_CONCLUSION_CHARS,
+  MAX_REQUEST_CHARS,
+  type Episode,
+  type EpisodeConclusion,
+  type EpisodeFile,
+  type EpisodeOutcome,
+  type FileTouch,
+} from './types.ts';
 import { isRecord } from '../text/is-record.ts';
 import { headOf } from '../text/safe-cut.ts';
 
@@ -21,9 +29,14 @@ export interface DeriveEpisodesOptions {
   readonly timestamps?: ReadonlyArray<number | null | undefined> | ((index: number) => number | null | undefined);
 }
 
-
 function isCanonical(messages: readonly unknown[]): messages is readonly CanonicalMessage[] {
-  return messages.every((message) => isRecord(message) && typeof message.index === 'number' && Array.isArray(message.toolCalls) && Array.isArray(message.toolResults));
+  return messages.every(
+    (message) =>
+      isRecord(message) &&
+      typeof message.index === 'number' &&
+      Array.isArray(message.toolCalls) &&
+      Array.isArray(message.toolResults),
+  );
 }
 
 function providerTimestamp(message: unknown): number | undefined {
@@ -90,12 +103,23 @@ function episodeSpans(messages: readonly CanonicalMessage[]): Array<{ start: num
     spans.push({ start: from, end: turn.end, request: turn.request });
   }
   // a stretch with no assistant or tool activity is a question not yet answered, not work
-  return spans.filter((span) => messages.slice(span.start, span.end).some((message) => message.role === 'assistant' || message.toolResults.length > 0));
+  return spans.filter((span) =>
+    messages
+      .slice(span.start, span.end)
+      .some((message) => message.role === 'assistant' || message.toolResults.length > 0),
+  );
 }
 
-function outcomeOf(messages: readonly CanonicalMessage[], start: number, end: number, pairs: readonly PairedToolCall[], historyLength: number): EpisodeOutcome {
+function outcomeOf(
+  messages: readonly CanonicalMessage[],
+  start: number,
+  end: number,
+  pairs: readonly PairedToolCall[],
+  historyLength: number,
+): EpisodeOutcome {
   let lastAssistant: CanonicalMessage | undefined;
-  for (let i = end - 1; i >= start && lastAssistant === undefined; i--) if (messages[i].role === 'assistant') lastAssistant = messages[i];
+  for (let i = end - 1; i >= start && lastAssistant === undefined; i--)
+    if (messages[i].role === 'assistant') lastAssistant = messages[i];
   const closingRegister = lastAssistant ? classifyAssistantRegister(lastAssistant.text).register : null;
   if (closingRegister === 'verdict') return 'succeeded';
   const last = messages[end - 1];
@@ -103,14 +127,18 @@ function outcomeOf(messages: readonly CanonicalMessage[], start: number, end: nu
   if (!yielded) return end >= historyLength ? 'open' : 'abandoned';
   if (closingRegister === 'blocked') return 'failed';
   const first = messages[start].index;
-  const answered = pairs.filter((pair) => pair.messageIndex >= first && pair.messageIndex <= last.index && pair.result !== null);
+  const answered = pairs.filter(
+    (pair) => pair.messageIndex >= first && pair.messageIndex <= last.index && pair.result !== null,
+  );
   const final = answered[answered.length - 1];
   if (final?.result && toolOutcome([final.result]).status === 'error') return 'failed';
   return 'succeeded';
 }
 
 function conclusionPaths(text: string, files: readonly EpisodeFile[]): string[] {
-  const named = findPathMentions(text, true).map((mention) => files.find((file) => pathsMatch(file.path, mention))?.path ?? mention);
+  const named = findPathMentions(text, true).map(
+    (mention) => files.find((file) => pathsMatch(file.path, mention))?.path ?? mention,
+  );
   if (named.length) return [...new Set(named)];
   const changed = files.filter((file) => file.how !== 'read').map((file) => file.path);
   return changed.length ? changed : files.map((file) => file.path);
@@ -120,8 +148,15 @@ function conclusionPaths(text: string, files: readonly EpisodeFile[]): string[] 
  * Seals a history into episodes (see the model in `types.ts`). Deterministic: the same messages,
  * session id and timestamps give the same episodes, ids included.
  */
-export function deriveEpisodesFromMessages(history: readonly ProviderMessage[] | readonly CanonicalMessage[], options: DeriveEpisodesOptions): Episode[] {
-  if (typeof options?.sessionId !== 'string' || options.sessionId === '') throw new FoldOptionsError('sessionId', `deriveEpisodesFromMessages needs a non-empty string sessionId, got ${JSON.stringify(options?.sessionId)}`);
+export function deriveEpisodesFromMessages(
+  history: readonly ProviderMessage[] | readonly CanonicalMessage[],
+  options: DeriveEpisodesOptions,
+): Episode[] {
+  if (typeof options?.sessionId !== 'string' || options.sessionId === '')
+    throw new FoldOptionsError(
+      'sessionId',
+      `deriveEpisodesFromMessages needs a non-empty string sessionId, got ${JSON.stringify(options?.sessionId)}`,
+    );
   if (!history.length) return [];
   let messages: readonly CanonicalMessage[];
   let timeOf: (index: number) => number | undefined;
@@ -149,7 +184,8 @@ export function deriveEpisodesFromMessages(history: readonly ProviderMessage[] |
     for (let i = span.start; i < span.end; i++) {
       for (const call of messages[i].toolCalls) {
         for (const touch of callTouches(call)) {
-          const how: FileTouch = touch.how === 'read' ? 'read' : touch.how === 'written' && !seen.has(touch.path) ? 'created' : 'edited';
+          const how: FileTouch =
+            touch.how === 'read' ? 'read' : touch.how === 'written' && !seen.has(touch.path) ? 'created' : 'edited';
           const known = files.get(touch.path);
           if (known === undefined || STRENGTH[how] > STRENGTH[known]) files.set(touch.path, how);
           seen.add(touch.path);
@@ -163,9 +199,19 @@ export function deriveEpisodesFromMessages(history: readonly ProviderMessage[] |
       if (message.role !== 'assistant' || message.text.trim() === '') continue;
       const register = classifyAssistantRegister(message.text);
       const closesTurn = i === span.end - 1 && message.toolCalls.length === 0 && register.register === null;
-      const kind = register.register === 'verdict' || register.register === 'hazard' ? register.register : closesTurn ? 'answer' : null;
+      const kind =
+        register.register === 'verdict' || register.register === 'hazard'
+          ? register.register
+          : closesTurn
+            ? 'answer'
+            : null;
       if (kind === null) continue;
-      conclusions.push({ kind, text: clip(message.text, MAX_CONCLUSION_CHARS), messageIndex: message.index, paths: conclusionPaths(message.text, fileList) });
+      conclusions.push({
+        kind,
+        text: clip(message.text, MAX_CONCLUSION_CHARS),
+        messageIndex: message.index,
+        paths: conclusionPaths(message.text, fileList),
+      });
     }
     const times = [];
     for (let i = span.start; i < span.end; i++) {

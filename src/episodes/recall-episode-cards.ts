@@ -63,7 +63,9 @@ const TOUCH_ORDER = { edited: 0, created: 1, read: 2 } as const;
 
 function filesLine(episode: Episode, matched: readonly string[]): string {
   const isMatched = (path: string) => matched.some((other) => pathsMatch(other, path));
-  const files = [...episode.files].sort((a, b) => Number(isMatched(b.path)) - Number(isMatched(a.path)) || TOUCH_ORDER[a.how] - TOUCH_ORDER[b.how]);
+  const files = [...episode.files].sort(
+    (a, b) => Number(isMatched(b.path)) - Number(isMatched(a.path)) || TOUCH_ORDER[a.how] - TOUCH_ORDER[b.how],
+  );
   const shown = files.slice(0, 6);
   const groups: string[] = [];
   for (const how of ['edited', 'created', 'read'] as const) {
@@ -74,16 +76,32 @@ function filesLine(episode: Episode, matched: readonly string[]): string {
   return groups.length ? `files: ${groups.join('; ')}${more > 0 ? ` (+${more} more)` : ''}` : '';
 }
 
-function renderCard(episode: Episode, conclusions: readonly EpisodeConclusion[], matched: readonly string[], width: number, now: number | undefined): string {
-  const lines = [`${EPISODE_CARD_OPENING}${episode.id} · ${episode.outcome} · session ${episode.sessionId} · ${when(episode, now)}]`];
+function renderCard(
+  episode: Episode,
+  conclusions: readonly EpisodeConclusion[],
+  matched: readonly string[],
+  width: number,
+  now: number | undefined,
+): string {
+  const lines = [
+    `${EPISODE_CARD_OPENING}${episode.id} · ${episode.outcome} · session ${episode.sessionId} · ${when(episode, now)}]`,
+  ];
   // the first line that says something: a wrapper tag such as `<pr_description>` does not
   const request = episode.request.split('\n').find((line) => line.trim() !== '' && !/^<\/?[\w-]+>$/.test(line.trim()));
   if (request) lines.push(`asked: ${headOf(request.trim(), 160)}`);
   const files = filesLine(episode, matched);
   if (files) lines.push(files);
   for (const conclusion of conclusions) {
-    if (conclusion.supersededBy !== undefined) lines.push(`⊘ superseded by ${conclusion.supersededBy}: ${headOf(conclusion.text.split('\n')[0], Math.min(width, 120))}`);
-    else lines.push(conclusion.kind === 'answer' ? `final answer: ${headOf(conclusion.text, width)}` : headOf(conclusion.text, width));
+    if (conclusion.supersededBy !== undefined)
+      lines.push(
+        `⊘ superseded by ${conclusion.supersededBy}: ${headOf(conclusion.text.split('\n')[0], Math.min(width, 120))}`,
+      );
+    else
+      lines.push(
+        conclusion.kind === 'answer'
+          ? `final answer: ${headOf(conclusion.text, width)}`
+          : headOf(conclusion.text, width),
+      );
   }
   return lines.join('\n');
 }
@@ -94,9 +112,14 @@ function renderCard(episode: Episode, conclusions: readonly EpisodeConclusion[],
  * each. Stale conclusions are dropped (or marked); cards fill the budget in order, a card that
  * does not fit shortening its conclusions before yielding its place.
  */
-export async function recallEpisodeCards(store: EpisodeStore, paths: readonly string[], options: EpisodeCardOptions): Promise<EpisodeCard[]> {
+export async function recallEpisodeCards(
+  store: EpisodeStore,
+  paths: readonly string[],
+  options: EpisodeCardOptions,
+): Promise<EpisodeCard[]> {
   const budget = options.budgetTokens;
-  if (!(Number.isFinite(budget) && budget >= 0)) throw new FoldOptionsError('budgetTokens', `budgetTokens must be a non-negative number, got ${String(budget)}`);
+  if (!(Number.isFinite(budget) && budget >= 0))
+    throw new FoldOptionsError('budgetTokens', `budgetTokens must be a non-negative number, got ${String(budget)}`);
   const countTokens = options.countTokens ?? estimateTokens;
   const maxCards = options.maxCards ?? 5;
   const mark = options.superseded === 'mark';
@@ -109,11 +132,17 @@ export async function recallEpisodeCards(store: EpisodeStore, paths: readonly st
     .map((episode) => {
       const matched = wanted.filter((path) => episode.files.some((file) => pathsMatch(file.path, path)));
       const live = episode.conclusions.filter((conclusion) => conclusion.supersededBy === undefined);
-      const aboutMatched = (conclusion: EpisodeConclusion) => conclusion.paths.some((path) => matched.some((other) => pathsMatch(path, other)));
+      const aboutMatched = (conclusion: EpisodeConclusion) =>
+        conclusion.paths.some((path) => matched.some((other) => pathsMatch(path, other)));
       const group = live.some(aboutMatched) ? 0 : live.length ? 1 : 2;
       const shown = [...episode.conclusions]
         .filter((conclusion) => mark || conclusion.supersededBy === undefined)
-        .sort((a, b) => Number(b.supersededBy === undefined) - Number(a.supersededBy === undefined) || Number(aboutMatched(b)) - Number(aboutMatched(a)) || a.messageIndex - b.messageIndex);
+        .sort(
+          (a, b) =>
+            Number(b.supersededBy === undefined) - Number(a.supersededBy === undefined) ||
+            Number(aboutMatched(b)) - Number(aboutMatched(a)) ||
+            a.messageIndex - b.messageIndex,
+        );
       return { episode, matched, group, shown };
     })
     .sort((a, b) => a.group - b.group || compareEpisodesNewestFirst(a.episode, b.episode));
@@ -125,7 +154,14 @@ export async function recallEpisodeCards(store: EpisodeStore, paths: readonly st
       const text = renderCard(episode, shown, matched, width, options.now);
       const tokens = countTokens(text);
       if (tokens > budget - spent) continue;
-      cards.push({ episodeId: episode.id, sessionId: episode.sessionId, outcome: episode.outcome, matchedPaths: matched, text, tokens });
+      cards.push({
+        episodeId: episode.id,
+        sessionId: episode.sessionId,
+        outcome: episode.outcome,
+        matchedPaths: matched,
+        text,
+        tokens,
+      });
       spent += tokens;
       break;
     }

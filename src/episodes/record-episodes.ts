@@ -26,7 +26,9 @@ function settleEpisodeMark(episode: WorkingEpisode): void {
     delete episode.supersededBy;
     return;
   }
-  const latest = episode.conclusions.reduce((best, conclusion) => (conclusion.messageIndex > best.messageIndex ? conclusion : best));
+  const latest = episode.conclusions.reduce((best, conclusion) =>
+    conclusion.messageIndex > best.messageIndex ? conclusion : best,
+  );
   episode.supersededBy = latest.supersededBy;
 }
 
@@ -66,9 +68,14 @@ export async function recordEpisodes(store: EpisodeStore, episodes: readonly Epi
   const supersede = async (older: WorkingEpisode, newer: WorkingEpisode) => {
     const changed = newer.files.filter((file) => file.how !== 'read').map((file) => file.path);
     const concluded = newer.conclusions.flatMap((conclusion) => conclusion.paths);
-    const warned = newer.conclusions.filter((conclusion) => conclusion.kind === 'hazard').flatMap((conclusion) => conclusion.paths);
+    const warned = newer.conclusions
+      .filter((conclusion) => conclusion.kind === 'hazard')
+      .flatMap((conclusion) => conclusion.paths);
     for (const conclusion of older.conclusions) {
-      const stale = conclusion.kind === 'hazard' ? overlaps(conclusion.paths, warned) : overlaps(conclusion.paths, concluded) || overlaps(conclusion.paths, changed);
+      const stale =
+        conclusion.kind === 'hazard'
+          ? overlaps(conclusion.paths, warned)
+          : overlaps(conclusion.paths, concluded) || overlaps(conclusion.paths, changed);
       if (!stale || conclusion.supersededBy === newer.id) continue;
       if (conclusion.supersededBy !== undefined) {
         const current = await lookup(conclusion.supersededBy);
@@ -80,7 +87,12 @@ export async function recordEpisodes(store: EpisodeStore, episodes: readonly Epi
   };
 
   for (const self of incoming) {
-    const paths = [...new Set([...self.files.map((file) => file.path), ...self.conclusions.flatMap((conclusion) => conclusion.paths)])];
+    const paths = [
+      ...new Set([
+        ...self.files.map((file) => file.path),
+        ...self.conclusions.flatMap((conclusion) => conclusion.paths),
+      ]),
+    ];
     if (!paths.length) continue;
     for (const found of await store.findByPaths(paths, { limit: Infinity })) {
       if (found.id === self.id) continue;

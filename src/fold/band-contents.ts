@@ -50,7 +50,8 @@ const ODD_SPACE = /[^\S\t\n\v\f\r \u00a0]/;
  */
 export function sealContents(band: Band, picked: readonly FoldLine[], frame: string): void {
   const phrases = new Set<number>();
-  for (const line of picked) for (const key of ODD_SPACE.test(line.text) ? phraseKeys(line.key) : line.phrases) phrases.add(key);
+  for (const line of picked)
+    for (const key of ODD_SPACE.test(line.text) ? phraseKeys(line.key) : line.phrases) phrases.add(key);
   contentsCache.set(band, { lines: new Set(band.lineKeys), phrases, identifiers: bandIdentifiers(picked, frame) });
 }
 
@@ -64,7 +65,8 @@ function bandIdentifiers(picked: readonly FoldLine[], frame: string): Set<string
   const identifiers = identifiersOf(frame);
   for (const group of lineGroups(picked)) {
     const line = group.length === 1 ? group[0] : undefined;
-    const scanned = line !== undefined && line.identifiers !== UNSCANNED && !line.text.startsWith('… ') && !line.text.endsWith(' …');
+    const scanned =
+      line !== undefined && line.identifiers !== UNSCANNED && !line.text.startsWith('… ') && !line.text.endsWith(' …');
     for (const { value } of scanned ? line.identifiers : findIdentifiers(renderGroup(group))) identifiers.add(value);
   }
   return identifiers;

@@ -89,7 +89,13 @@ interface BandBuildRecord {
 // a band is immutable once sealed; a band restored from a snapshot has no record (receipts are per process)
 const records = new WeakMap<Band, BandBuildRecord>();
 
-export function recordBandBuild(band: Band, lines: readonly FoldLine[], picked: readonly FoldLine[], closet: readonly ClosetEntry[], rawTokens: number): void {
+export function recordBandBuild(
+  band: Band,
+  lines: readonly FoldLine[],
+  picked: readonly FoldLine[],
+  closet: readonly ClosetEntry[],
+  rawTokens: number,
+): void {
   records.set(band, { lines, picked, closet, rawTokens });
 }
 
@@ -139,7 +145,8 @@ export function takeBandRecord(band: Band): SealedBandRecord | null {
   const fragments = new Map<number, number>();
   const callLines = new Map<string, string>();
   for (const line of record.lines) {
-    if (line.kind === 'call' && line.call !== undefined && picked.has(line)) callLines.set(callKey(line.messageIndex, line.call), line.text);
+    if (line.kind === 'call' && line.call !== undefined && picked.has(line))
+      callLines.set(callKey(line.messageIndex, line.call), line.text);
     if (pickedIds.has(line.lineId)) fragments.set(line.lineId, (fragments.get(line.lineId) ?? 0) + 1);
   }
   return { picked: record.picked, fragments, callLines, closet: record.closet, rawTokens: record.rawTokens };
@@ -149,7 +156,11 @@ export function takeBandRecord(band: Band): SealedBandRecord | null {
  * The receipt of a band from its sealed record: which calls, lines and identifiers it shows, read
  * from the lines it was built of. `messageAt` answers for the band's own messages.
  */
-export function bandReceiptBody(band: Band, record: SealedBandRecord, messageAt: (index: number) => CanonicalMessage): BandReceiptBody {
+export function bandReceiptBody(
+  band: Band,
+  record: SealedBandRecord,
+  messageAt: (index: number) => CanonicalMessage,
+): BandReceiptBody {
   const { fragments, callLines } = record;
   const lines: LineReceipt[] = [];
   const agentLines: number[] = [];
@@ -159,18 +170,24 @@ export function bandReceiptBody(band: Band, record: SealedBandRecord, messageAt:
   for (const group of lineGroups(record.picked)) {
     const first = group[0];
     const text = renderGroup(group);
-    const whole = group.length === (fragments.get(first.lineId) ?? group.length) && !text.includes('… ') && !text.endsWith(' …');
+    const whole =
+      group.length === (fragments.get(first.lineId) ?? group.length) && !text.includes('… ') && !text.endsWith(' …');
     if (AGENT_KINDS.has(first.kind)) agentLines.push(lines.length);
     lines.push({ messageIndex: first.messageIndex, kind: first.kind, text, whole });
     // the same rule the band's contents use: a whole scanned line carries its scan, anything else is scanned as shown
-    const scanned = group.length === 1 && first.identifiers !== UNSCANNED && !first.text.startsWith('… ') && !first.text.endsWith(' …');
+    const scanned =
+      group.length === 1 &&
+      first.identifiers !== UNSCANNED &&
+      !first.text.startsWith('… ') &&
+      !first.text.endsWith(' …');
     for (const { value, kind } of scanned ? first.identifiers : findIdentifiers(text)) {
       const seen = identifiers.get(value);
       const messageIndex = sourceOf(value, first.messageIndex);
       if (!seen || seen.messageIndex < messageIndex) identifiers.set(value, { value, kind, messageIndex, via: 'line' });
     }
   }
-  for (const entry of record.closet) if (!identifiers.has(entry.value)) identifiers.set(entry.value, { ...entry, via: 'closet' });
+  for (const entry of record.closet)
+    if (!identifiers.has(entry.value)) identifiers.set(entry.value, { ...entry, via: 'closet' });
 
   // collapsed once per band, and only when a call's key argument is not whole in its skeleton line
   let collapsedBand: string | undefined;
@@ -181,7 +198,14 @@ export function bandReceiptBody(band: Band, record: SealedBandRecord, messageAt:
       const line = callLines.get(callKey(index, position));
       const base = { messageIndex: index, id: call.id, name: call.name };
       if (!line) toolCalls.push({ ...base, shown: 'counted' });
-      else toolCalls.push({ ...base, shown: keyArgumentWhole(keyArgument(toolFamily(call.name), call.input), line, collapsedText) ? 'shown' : 'clipped', line });
+      else
+        toolCalls.push({
+          ...base,
+          shown: keyArgumentWhole(keyArgument(toolFamily(call.name), call.input), line, collapsedText)
+            ? 'shown'
+            : 'clipped',
+          line,
+        });
     }
   }
   return {

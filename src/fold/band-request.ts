@@ -20,7 +20,11 @@ export const NOTHING_PRESENT: PresentInView = Object.freeze({ lines: NOTHING, ph
 
 export interface BandRequestInput {
   /** The messages and phrase index of the history (a `Transcript`). */
-  readonly transcript: { readonly messages: readonly CanonicalMessage[]; readonly phrases: PhraseIndex; tokensBetween(start: number, end: number): number };
+  readonly transcript: {
+    readonly messages: readonly CanonicalMessage[];
+    readonly phrases: PhraseIndex;
+    tokensBetween(start: number, end: number): number;
+  };
   readonly config: FoldConfig;
   readonly countTokens: TokenCounter;
   readonly start: number;

@@ -15,7 +15,7 @@ import type { PhraseIndex } from '../text/phrase-index.ts';
 import type { Band, BandLineOrigin, BandOrigins } from './band.ts';
 
 export const FOLD_PREAMBLE =
-  'Earlier turns, folded oldest first. » lines are the user\'s words; plain lines are your own, verbatim; ∴ your reasoning; ' +
+  "Earlier turns, folded oldest first. » lines are the user's words; plain lines are your own, verbatim; ∴ your reasoning; " +
   '▸ one line per tool call with its key argument → outcome, ⋮ more of its arguments, │ telling lines of its output; ' +
   '⌖ exact identifiers from folded turns. Omitted lines were dropped: re-run a tool to see its output whole.';
 
@@ -127,7 +127,11 @@ export function guaranteeNewestCalls(lines: readonly FoldLine[], allowance: numb
 }
 
 /** The calls whose skeleton did not fit, by tool name: those counted already, then the unpicked call lines. */
-function omittedCalls(lines: readonly FoldLine[], picked: ReadonlySet<FoldLine>, before: ReadonlyMap<string, number>): Map<string, number> {
+function omittedCalls(
+  lines: readonly FoldLine[],
+  picked: ReadonlySet<FoldLine>,
+  before: ReadonlyMap<string, number>,
+): Map<string, number> {
   const names = new Map(before);
   for (const line of lines) {
     if (line.kind !== 'call' || picked.has(line)) continue;
@@ -141,27 +145,51 @@ function omittedCalls(lines: readonly FoldLine[], picked: ReadonlySet<FoldLine>,
 function omittedCallsLine(names: ReadonlyMap<string, number>): string {
   let omitted = 0;
   for (const count of names.values()) omitted += count;
-  return omitted ? `▸ ${omitted} tool calls not shown: ${[...names].map(([name, count]) => `${name} ×${count}`).join(', ')}` : '';
+  return omitted
+    ? `▸ ${omitted} tool calls not shown: ${[...names].map(([name, count]) => `${name} ×${count}`).join(', ')}`
+    : '';
 }
 
 /** Where the band's body lines came from (see Band.origins); undefined when a body line would not read back as one line. */
-function originsOf(picked: readonly FoldLine[], firstLine: number, omitted: ReadonlyMap<string, number>, closet: readonly ClosetEntry[]): BandOrigins | undefined {
+function originsOf(
+  picked: readonly FoldLine[],
+  firstLine: number,
+  omitted: ReadonlyMap<string, number>,
+  closet: readonly ClosetEntry[],
+): BandOrigins | undefined {
   const lines: BandLineOrigin[] = [];
   for (const group of lineGroups(picked)) {
     if (group.some((line) => line.text.includes('\n'))) return undefined;
     const [{ messageIndex, kind, call }] = group;
     lines.push(call === undefined ? { messageIndex, kind } : { messageIndex, kind, call });
   }
-  return { firstLine, lines, omitted: [...omitted], closet: closet.map(({ value, kind, messageIndex }) => ({ value, kind, messageIndex })) };
+  return {
+    firstLine,
+    lines,
+    omitted: [...omitted],
+    closet: closet.map(({ value, kind, messageIndex }) => ({ value, kind, messageIndex })),
+  };
 }
 
-const LANE: Record<FoldLine['kind'], ClosetOccurrence['lane']> = { user: 'user', assistant: 'agent', reasoning: 'agent', call: 'agent', argument: 'agent', output: 'tool', error: 'tool' };
+const LANE: Record<FoldLine['kind'], ClosetOccurrence['lane']> = {
+  user: 'user',
+  assistant: 'agent',
+  reasoning: 'agent',
+  call: 'agent',
+  argument: 'agent',
+  output: 'tool',
+  error: 'tool',
+};
 
 /** Where a skeleton line's tool name starts, after the `▸ ` mark. */
 const CALL_NAME_AT = 2;
 
 /** Closet candidates straight from the fold's lines: every identifier was found once, when the line was read. */
-function closetOccurrences(lines: readonly FoldLine[], shapes: readonly string[], closetOnly: readonly ClosetOnlyIdentifier[]): ClosetOccurrence[] {
+function closetOccurrences(
+  lines: readonly FoldLine[],
+  shapes: readonly string[],
+  closetOnly: readonly ClosetOnlyIdentifier[],
+): ClosetOccurrence[] {
   const out: ClosetOccurrence[] = [];
   lines.forEach((line, index) => {
     // a template's shape was read with the line; a skeleton line has none of its own
@@ -169,10 +197,18 @@ function closetOccurrences(lines: readonly FoldLine[], shapes: readonly string[]
     for (const { value, kind } of line.identifiers) {
       // `▸ name: key` is the skeleton's own framing: a value read across it is not in the history
       if (line.kind === 'call' && line.text.startsWith(value, CALL_NAME_AT)) continue;
-      out.push({ value, kind, source: line.text, messageIndex: line.messageIndex, lane: LANE[line.kind], ...(shape === undefined ? {} : { shape }) });
+      out.push({
+        value,
+        kind,
+        source: line.text,
+        messageIndex: line.messageIndex,
+        lane: LANE[line.kind],
+        ...(shape === undefined ? {} : { shape }),
+      });
     }
   });
-  for (const { identifier, source, messageIndex } of closetOnly) out.push({ value: identifier.value, kind: identifier.kind, source, messageIndex, lane: 'tool' });
+  for (const { identifier, source, messageIndex } of closetOnly)
+    out.push({ value: identifier.value, kind: identifier.kind, source, messageIndex, lane: 'tool' });
   return out;
 }
 
@@ -211,9 +247,23 @@ export function buildBand(request: BandRequest): Band {
   const header = `[warpfold fold · messages ${start + 1}–${end} · ${request.rawTokens} tokens]`;
   const intro = request.withPreamble ? `${header}\n${FOLD_PREAMBLE}` : header;
   const introTokens = estimateTokens(intro) + INTRO_FRAMING_TOKENS;
-  const candidates = candidateLines(messages, start, end, SKELETON_WIDTH, request.phrases, request.weights, request.pinned, request.sealed);
+  const candidates = candidateLines(
+    messages,
+    start,
+    end,
+    SKELETON_WIDTH,
+    request.phrases,
+    request.weights,
+    request.pinned,
+    request.sealed,
+  );
   const lines = guaranteeNewestCalls(candidates.lines, request.callShare * (budgetTokens - introTokens));
-  const closetOf = prepareCloset(closetOccurrences(lines, candidates.shapes, candidates.closetOnly), start, end, (value, from) => rawTextHolding((index) => messages[index], value, from, end)?.text);
+  const closetOf = prepareCloset(
+    closetOccurrences(lines, candidates.shapes, candidates.closetOnly),
+    start,
+    end,
+    (value, from) => rawTextHolding((index) => messages[index], value, from, end)?.text,
+  );
   const closetBudget = Math.max(0, request.closetFraction * budgetTokens);
   const lineTokens = request.lineTokens ?? new LineTokenCache(countTokens);
   const measure = (text: string) => messageTokensUpperBound(request.userRole, text, lineTokens);
@@ -226,14 +276,20 @@ export function buildBand(request: BandRequest): Band {
   let smallest: Attempt | undefined;
   let previousText = '';
   let previousEstimate = -1;
-  const select = createLineSelector(lines, { presentLines: request.presentLines, presentPhrases: request.presentPhrases, recency: request.weights.recency });
+  const select = createLineSelector(lines, {
+    presentLines: request.presentLines,
+    presentPhrases: request.presentPhrases,
+    recency: request.weights.recency,
+  });
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const picked = select(lineBudget, scale);
     const omittedNames = omittedCalls(lines, new Set(picked), candidates.omitted);
     const omitted = omittedCallsLine(omittedNames);
     // each picked value and the newest message a picked line shows it at
     const pickedIdentifiers = new Map<string, number>();
-    for (const line of picked) for (const { value } of line.identifiers) pickedIdentifiers.set(value, Math.max(pickedIdentifiers.get(value) ?? -1, line.messageIndex));
+    for (const line of picked)
+      for (const { value } of line.identifiers)
+        pickedIdentifiers.set(value, Math.max(pickedIdentifiers.get(value) ?? -1, line.messageIndex));
     const body = [omitted, renderLines(picked)].filter(Boolean).join('\n');
     const closetEntries: ClosetEntry[] = [];
     const closet = closetOf({
@@ -245,7 +301,8 @@ export function buildBand(request: BandRequest): Band {
     });
     const text = [intro, body, closet].filter(Boolean).join('\n');
     const tokens = measure(text);
-    if (!smallest || tokens < smallest.tokens) smallest = { text, omitted, closet, tokens, picked, closetEntries, omittedNames };
+    if (!smallest || tokens < smallest.tokens)
+      smallest = { text, omitted, closet, tokens, picked, closetEntries, omittedNames };
     const estimated = picked.reduce((sum, line) => sum + line.estimate, 0);
     const real = tokens - introTokens - (closet ? estimateTokens(closet) : 0);
     if (tokens <= budgetTokens && (!best || tokens > best.tokens)) {
@@ -263,8 +320,21 @@ export function buildBand(request: BandRequest): Band {
     if (lineBudget === 0 && attempt > 0) break;
   }
   best ??= smallest as Attempt;
-  const origins = originsOf(best.picked, intro.split('\n').length + (best.omitted ? 1 : 0), best.omittedNames, best.closetEntries);
-  const band: Band = { start, end, text: best.text, tokens: best.tokens, lineKeys: best.picked.map((line) => line.key), estimateScale: bestScale, ...(origins ? { origins } : {}) };
+  const origins = originsOf(
+    best.picked,
+    intro.split('\n').length + (best.omitted ? 1 : 0),
+    best.omittedNames,
+    best.closetEntries,
+  );
+  const band: Band = {
+    start,
+    end,
+    text: best.text,
+    tokens: best.tokens,
+    lineKeys: best.picked.map((line) => line.key),
+    estimateScale: bestScale,
+    ...(origins ? { origins } : {}),
+  };
   // the text outside the picked lines: header, omitted calls, closet
   sealContents(band, best.picked, [intro, best.omitted, best.closet].filter(Boolean).join('\n'));
   recordBandBuild(band, lines, best.picked, best.closetEntries, request.rawTokens);

@@ -6,7 +6,17 @@ import { phraseKeys, type PhraseIndex } from '../text/phrase-index.ts';
 import type { FoldLine } from './fold-line.ts';
 import { wordDensity, type LineValueWeights } from './line-value.ts';
 import { BoundedWeakMap } from '../text/bounded-weak-map.ts';
-import { argumentTemplates, collapse, IDENTIFIER_HINT, TEMPLATE_CACHE_LINES, outputTemplates, proseOf, UNSCANNED, type ClosetOnlyIdentifier, type LineTemplate } from './line-templates.ts';
+import {
+  argumentTemplates,
+  collapse,
+  IDENTIFIER_HINT,
+  TEMPLATE_CACHE_LINES,
+  outputTemplates,
+  proseOf,
+  UNSCANNED,
+  type ClosetOnlyIdentifier,
+  type LineTemplate,
+} from './line-templates.ts';
 import { skeletonLine } from './skeleton-line.ts';
 import { rawTextHolding } from '../messages/raw-text-holding.ts';
 import type { Band } from './band.ts';
@@ -27,7 +37,13 @@ interface CallLine {
 const skeletonCache = new BoundedWeakMap<ToolCall, Map<number, CallLine>>(TEMPLATE_CACHE_LINES);
 
 function readCallLine(text: string): CallLine {
-  return { text, key: collapse(text), phrases: phraseKeys(text), identifiers: IDENTIFIER_HINT.test(text) ? findIdentifiers(text) : UNSCANNED, estimate: estimateTokens(text) + 1 };
+  return {
+    text,
+    key: collapse(text),
+    phrases: phraseKeys(text),
+    identifiers: IDENTIFIER_HINT.test(text) ? findIdentifiers(text) : UNSCANNED,
+    estimate: estimateTokens(text) + 1,
+  };
 }
 
 /** A call's skeleton line; fixed once its results are in, so it is rendered and read once. */
@@ -70,7 +86,15 @@ class LineBuilder {
         phrases: template.phrases,
         identifierValue: 0,
         identifiers: template.identifiers,
-        wordValue: wordDensity(template.kind, template.text, template.sourceLength, template.phrases, this.phrases, this.weights) * template.estimate,
+        wordValue:
+          wordDensity(
+            template.kind,
+            template.text,
+            template.sourceLength,
+            template.phrases,
+            this.phrases,
+            this.weights,
+          ) * template.estimate,
         estimate: template.estimate,
         mandatory,
       });
@@ -83,7 +107,22 @@ class LineBuilder {
     const { text, phrases, estimate } = call;
     // a call line is worth what its arguments are; the band decides which ones are guaranteed
     const wordValue = wordDensity('argument', text, text.length, phrases, this.phrases, this.weights) * estimate;
-    this.lines.push({ order: this.order++, messageIndex, kind: 'call', lineId: ++this.lineId, fragment: 0, text, key: call.key, phrases, identifierValue: 0, identifiers: call.identifiers, wordValue, estimate, mandatory: false, call: position });
+    this.lines.push({
+      order: this.order++,
+      messageIndex,
+      kind: 'call',
+      lineId: ++this.lineId,
+      fragment: 0,
+      text,
+      key: call.key,
+      phrases,
+      identifierValue: 0,
+      identifiers: call.identifiers,
+      wordValue,
+      estimate,
+      mandatory: false,
+      call: position,
+    });
     this.shapes.push('');
     this.lineId++;
   }
@@ -113,7 +152,9 @@ function assignIdentifierValues(lines: FoldLine[], lineShapes: readonly string[]
   for (const [value, line] of latest) {
     const shape = shapeOf.get(line);
     const spam = shape === undefined ? 1 : (shapes.get(shape) ?? 1);
-    line.identifierValue += (weights.identifier * (byAgent.has(value) ? 2 : 1) * Math.min(3, Math.log2(1 + (uses.get(value) ?? 1)))) / (spam >= 3 ? Math.sqrt(spam) : 1);
+    line.identifierValue +=
+      (weights.identifier * (byAgent.has(value) ? 2 : 1) * Math.min(3, Math.log2(1 + (uses.get(value) ?? 1)))) /
+      (spam >= 3 ? Math.sqrt(spam) : 1);
   }
 }
 
@@ -152,12 +193,18 @@ export function candidateLines(
     }
     for (const [name, count] of band.origins?.omitted ?? []) omitted.set(name, (omitted.get(name) ?? 0) + count);
     // the raw text of the one message a value came from: its label and window read as when it was first folded
-    for (const { value, kind, messageIndex } of band.origins?.closet ?? []) closetOnly.push({ identifier: { value, kind, offset: 0 }, source: rawTextHolding((index) => messages[index], value, messageIndex, band.end)?.text ?? value, messageIndex });
+    for (const { value, kind, messageIndex } of band.origins?.closet ?? [])
+      closetOnly.push({
+        identifier: { value, kind, offset: 0 },
+        source: rawTextHolding((index) => messages[index], value, messageIndex, band.end)?.text ?? value,
+        messageIndex,
+      });
   }
   const rawStart = sealed.length ? sealed[sealed.length - 1].end : start;
   // results paired to their call, so output renders under its call
   const resultsByCall = new Map<ToolCall, ToolResult[]>();
-  for (const pair of pairToolCalls(messages.slice(rawStart, end))) resultsByCall.set(pair.call, pair.result ? [pair.result] : []);
+  for (const pair of pairToolCalls(messages.slice(rawStart, end)))
+    resultsByCall.set(pair.call, pair.result ? [pair.result] : []);
   for (let i = rawStart; i < end; i++) {
     const message = messages[i];
     if (message.role === 'user' || message.role === 'system') builder.add(proseOf(message).text, i, i === pinned);
@@ -172,7 +219,8 @@ export function candidateLines(
         for (const result of results) {
           const output = outputTemplates(result);
           builder.add(output.templates, i);
-          for (const { identifier, source } of output.beyondCap) closetOnly.push({ identifier, source, messageIndex: i });
+          for (const { identifier, source } of output.beyondCap)
+            closetOnly.push({ identifier, source, messageIndex: i });
         }
       });
     }

@@ -6,7 +6,10 @@ import type { LineValueWeights } from './line-value.ts';
 const share = number(0, 1);
 const weight = finite(0);
 /** A trigger share: above 0 (a tail of 0 tokens would fold on every call) and at most the ceiling; or false. */
-const triggerShare = is<number | false>((value) => value === false || (typeof value === 'number' && value > 0 && value <= 1), 'false or a number above 0 and at most 1');
+const triggerShare = is<number | false>(
+  (value) => value === false || (typeof value === 'number' && value > 0 && value <= 1),
+  'false or a number above 0 and at most 1',
+);
 /** Newest lines weigh 1 + recency / 2 and oldest 1 − recency / 2, which must not go below 0. */
 const recency = number(0, 2);
 const lengthWeights = is<LineValueWeights['assistantLength']>(
@@ -32,7 +35,13 @@ const LINE_WEIGHT_CHECKS: Fields<LineValueWeights> = {
 };
 
 /** The settings FoldConfig declares optional, which configs saved before them leave out. */
-const OPTIONAL_SETTINGS: ReadonlyArray<keyof FoldConfig> = ['fullMergeShare', 'closetWindowFraction', 'alwaysOn', 'liveOutputFraction', 'liveOutputFloorFraction'];
+const OPTIONAL_SETTINGS: ReadonlyArray<keyof FoldConfig> = [
+  'fullMergeShare',
+  'closetWindowFraction',
+  'alwaysOn',
+  'liveOutputFraction',
+  'liveOutputFloorFraction',
+];
 
 /** Every fold setting and what it must be: a setting added to the type without a check here does not compile. */
 function foldConfigChecks(complete: boolean): Fields<FoldConfig> {
@@ -55,7 +64,10 @@ function foldConfigChecks(complete: boolean): Fields<FoldConfig> {
     liveOutputFloorFraction: share,
     lineWeights: record(optionalFields(LINE_WEIGHT_CHECKS, complete ? Object.keys(LINE_WEIGHT_CHECKS) : []), true),
   };
-  return optionalFields(fields, complete ? Object.keys(fields).filter((key) => !(OPTIONAL_SETTINGS as readonly string[]).includes(key)) : []);
+  return optionalFields(
+    fields,
+    complete ? Object.keys(fields).filter((key) => !(OPTIONAL_SETTINGS as readonly string[]).includes(key)) : [],
+  );
 }
 
 /** Every field a fold config may hold: an unknown top-level option named like one belongs under `foldConfig`. */

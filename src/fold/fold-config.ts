@@ -145,7 +145,11 @@ export const TIGHT_FOLD_CONFIG: FoldConfig = Object.freeze({
 });
 
 /** Folds as soon as the raw tail passes a fifth of the ceiling (or the raw working set), from the first call on. */
-export const ALWAYS_ON_FOLD_CONFIG: FoldConfig = Object.freeze({ ...DEFAULT_FOLD_CONFIG, tailTriggerFraction: 0.2, alwaysOn: true });
+export const ALWAYS_ON_FOLD_CONFIG: FoldConfig = Object.freeze({
+  ...DEFAULT_FOLD_CONFIG,
+  tailTriggerFraction: 0.2,
+  alwaysOn: true,
+});
 
 /** The raw working set (the last few tool outputs) is absolute: the tail cap never goes below it. */
 export const MIN_TAIL_CAP_TOKENS = 4_000;
@@ -184,7 +188,10 @@ export function foldConfigForCeiling(ceiling: number | null): FoldConfig {
     mergeFraction: mix(DEFAULT_FOLD_CONFIG.mergeFraction, TIGHT_FOLD_CONFIG.mergeFraction),
     fullMergeShare: mix(DEFAULT_FOLD_CONFIG.fullMergeShare ?? 1, TIGHT_FOLD_CONFIG.fullMergeShare ?? 1),
     closetFraction: mix(DEFAULT_FOLD_CONFIG.closetFraction, TIGHT_FOLD_CONFIG.closetFraction),
-    closetWindowFraction: mix(DEFAULT_FOLD_CONFIG.closetWindowFraction ?? DEFAULT_WINDOW_FRACTION, TIGHT_FOLD_CONFIG.closetWindowFraction ?? DEFAULT_WINDOW_FRACTION),
+    closetWindowFraction: mix(
+      DEFAULT_FOLD_CONFIG.closetWindowFraction ?? DEFAULT_WINDOW_FRACTION,
+      TIGHT_FOLD_CONFIG.closetWindowFraction ?? DEFAULT_WINDOW_FRACTION,
+    ),
     headFraction: mix(DEFAULT_FOLD_CONFIG.headFraction, TIGHT_FOLD_CONFIG.headFraction),
     liveOutputFraction: mix(DEFAULT_FOLD_CONFIG.liveOutputFraction ?? 1, TIGHT_FOLD_CONFIG.liveOutputFraction ?? 1),
     callShare: mix(DEFAULT_FOLD_CONFIG.callShare, TIGHT_FOLD_CONFIG.callShare),
@@ -196,10 +203,15 @@ export function foldConfigForCeiling(ceiling: number | null): FoldConfig {
   };
 }
 
-export type FoldConfigOverrides = Partial<Omit<FoldConfig, 'lineWeights'>> & { readonly lineWeights?: Partial<LineValueWeights> };
+export type FoldConfigOverrides = Partial<Omit<FoldConfig, 'lineWeights'>> & {
+  readonly lineWeights?: Partial<LineValueWeights>;
+};
 
 /** The ceiling's defaults with the host's overrides on top. */
-export function resolveFoldConfig(overrides: FoldConfigOverrides | undefined, ceiling: number | null = null): FoldConfig {
+export function resolveFoldConfig(
+  overrides: FoldConfigOverrides | undefined,
+  ceiling: number | null = null,
+): FoldConfig {
   const base = foldConfigForCeiling(ceiling);
   if (!overrides) return base;
   return { ...base, ...overrides, lineWeights: { ...base.lineWeights, ...overrides.lineWeights } };

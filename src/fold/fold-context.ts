@@ -45,8 +45,19 @@ export function foldContext(history: readonly ProviderMessage[], options: FoldCo
   const transcript = new Transcript(countTokens);
   transcript.sync(history);
   const total = transcript.tokensBetween(0, transcript.length);
-  const unchanged: FoldResult = { messages: [...history], turnsFolded: 0, messagesFolded: 0, originalTokens: total, foldedTokens: total, savingsPercent: 0 };
-  if (options.turnsToFold !== undefined && !(Number.isInteger(options.turnsToFold) && options.turnsToFold >= 0)) throw new FoldOptionsError('turnsToFold', `turnsToFold must be a whole number ≥ 0, got ${describeValue(options.turnsToFold)}`);
+  const unchanged: FoldResult = {
+    messages: [...history],
+    turnsFolded: 0,
+    messagesFolded: 0,
+    originalTokens: total,
+    foldedTokens: total,
+    savingsPercent: 0,
+  };
+  if (options.turnsToFold !== undefined && !(Number.isInteger(options.turnsToFold) && options.turnsToFold >= 0))
+    throw new FoldOptionsError(
+      'turnsToFold',
+      `turnsToFold must be a whole number ≥ 0, got ${describeValue(options.turnsToFold)}`,
+    );
 
   const head = leadingSystemCount(transcript.messages);
   const boundaries: number[] = [];
@@ -68,11 +79,31 @@ export function foldContext(history: readonly ProviderMessage[], options: FoldCo
   while (end > start && !transcript.isSafeCut(end)) end--;
   if (end <= start) return unchanged;
   const rawTokens = transcript.tokensBetween(start, end);
-  const band = buildBand(bandRequest({ transcript, config, countTokens, start, end, budgetTokens: options.budgetTokens ?? config.bandRatio * rawTokens, pinned, withPreamble: true }));
+  const band = buildBand(
+    bandRequest({
+      transcript,
+      config,
+      countTokens,
+      start,
+      end,
+      budgetTokens: options.budgetTokens ?? config.bandRatio * rawTokens,
+      pinned,
+      withPreamble: true,
+    }),
+  );
   const ack = writeSyntheticMessage(transcript.dialect, 'assistant', FOLD_ACKNOWLEDGEMENT);
-  const ackTokens = syntheticMessageTokens(countTokens, transcript.dialect === 'gemini' ? 'model' : 'assistant', FOLD_ACKNOWLEDGEMENT);
+  const ackTokens = syntheticMessageTokens(
+    countTokens,
+    transcript.dialect === 'gemini' ? 'model' : 'assistant',
+    FOLD_ACKNOWLEDGEMENT,
+  );
   if (band.tokens + ackTokens >= rawTokens) return unchanged;
-  const messages = [...history.slice(0, start), writeSyntheticMessage(transcript.dialect, 'user', band.text), ack, ...history.slice(end)];
+  const messages = [
+    ...history.slice(0, start),
+    writeSyntheticMessage(transcript.dialect, 'user', band.text),
+    ack,
+    ...history.slice(end),
+  ];
   const foldedTokens = total - rawTokens + band.tokens + ackTokens;
   return {
     messages,

@@ -14,7 +14,6 @@ const KEYS_BY_FAMILY: Record<ToolFamily, readonly string[]> = {
   other: ['command', 'file_path', 'path', 'query', 'url', 'pattern', 'expression', 'id', 'name', 'input', 'thought'],
 };
 
-
 function scalar(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
@@ -75,7 +74,8 @@ export function argumentDetail(family: ToolFamily, input: unknown): string {
   if (family === 'edit') {
     const before = scalar(input.old_string ?? input.old_str ?? input.old);
     const after = scalar(input.new_string ?? input.new_str ?? input.new);
-    if (before !== undefined || after !== undefined) return ` "${firstLine(before ?? '', 48)}" ⇒ "${firstLine(after ?? '', 48)}"`;
+    if (before !== undefined || after !== undefined)
+      return ` "${firstLine(before ?? '', 48)}" ⇒ "${firstLine(after ?? '', 48)}"`;
   }
   if (family === 'write') {
     const content = scalar(input.content ?? input.file_text ?? input.text);

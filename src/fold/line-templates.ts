@@ -74,7 +74,9 @@ function outputFragments(line: string): string[] {
     if (windows.length >= 6) break;
   }
   if (!windows.length) return [`${headOf(line, LONG_LINE)}…`];
-  return windows.map(([start, end]) => `${start > 0 ? '…' : ''}${line.slice(start, end)}${end < line.length ? '…' : ''}`);
+  return windows.map(
+    ([start, end]) => `${start > 0 ? '…' : ''}${line.slice(start, end)}${end < line.length ? '…' : ''}`,
+  );
 }
 
 /** Words in a trimmed line, counted without splitting. */
@@ -103,17 +105,32 @@ export interface LineTemplate {
 
 const INNER_SPACE_RUN = /(?<=\S)[ \t]{2,}/g;
 /** Runs of spaces after a line's first word (box art, column padding) shrink to one; indentation stays. */
-const compactSpaces = (text: string) => (text.includes('  ') || text.includes('\t') ? text.replace(INNER_SPACE_RUN, ' ') : text);
+const compactSpaces = (text: string) =>
+  text.includes('  ') || text.includes('\t') ? text.replace(INNER_SPACE_RUN, ' ') : text;
 
 function templatesOf(kind: FoldLineKind, texts: readonly string[]): LineTemplate[] {
   const out: LineTemplate[] = [];
   texts.forEach((text, line) => {
     // the agent's own arguments (code it may edit again) stay byte for byte
-    const fragments = kind === 'argument' ? argumentFragments(text) : (kind === 'output' || kind === 'error' ? outputFragments(text) : proseFragments(text)).map(compactSpaces);
+    const fragments =
+      kind === 'argument'
+        ? argumentFragments(text)
+        : (kind === 'output' || kind === 'error' ? outputFragments(text) : proseFragments(text)).map(compactSpaces);
     fragments.forEach((fragment, n) => {
       const identifiers = IDENTIFIER_HINT.test(fragment) ? findIdentifiers(fragment) : UNSCANNED;
       const phrases = phraseKeys(fragment);
-      out.push({ kind, text: fragment, key: collapse(fragment), phrases: phrases.length ? phrases : NONE, estimate: estimateTokens(LINE_PREFIX[kind] + fragment) + 1, sourceLength: text.length, line, fragment: n, identifiers, shape: identifiers.length ? lineShape(fragment) : '' });
+      out.push({
+        kind,
+        text: fragment,
+        key: collapse(fragment),
+        phrases: phrases.length ? phrases : NONE,
+        estimate: estimateTokens(LINE_PREFIX[kind] + fragment) + 1,
+        sourceLength: text.length,
+        line,
+        fragment: n,
+        identifiers,
+        shape: identifiers.length ? lineShape(fragment) : '',
+      });
     });
   });
   return out;
@@ -137,7 +154,9 @@ function textLines(text: string): string[] {
  */
 export const TEMPLATE_CACHE_LINES = 8_192;
 
-const proseCache = new BoundedWeakMap<CanonicalMessage, { reasoning: LineTemplate[]; text: LineTemplate[] }>(TEMPLATE_CACHE_LINES);
+const proseCache = new BoundedWeakMap<CanonicalMessage, { reasoning: LineTemplate[]; text: LineTemplate[] }>(
+  TEMPLATE_CACHE_LINES,
+);
 const argumentCache = new BoundedWeakMap<ToolCall, Map<number, LineTemplate[]>>(TEMPLATE_CACHE_LINES);
 const outputCache = new BoundedWeakMap<ToolResult, OutputTemplates>(TEMPLATE_CACHE_LINES);
 
@@ -146,7 +165,10 @@ export function proseOf(message: CanonicalMessage) {
   let cached = proseCache.get(message);
   if (!cached) {
     const kind: FoldLineKind = message.role === 'assistant' ? 'assistant' : 'user';
-    cached = { reasoning: templatesOf('reasoning', textLines(message.reasoning)), text: templatesOf(kind, textLines(message.text)) };
+    cached = {
+      reasoning: templatesOf('reasoning', textLines(message.reasoning)),
+      text: templatesOf(kind, textLines(message.text)),
+    };
     proseCache.set(message, cached, 1 + cached.reasoning.length + cached.text.length);
   }
   return cached;
@@ -208,13 +230,15 @@ export function outputTemplates(result: ToolResult): OutputTemplates {
       if (!trimmed) continue;
       if (telling >= OUTPUT_TELLING_LINES) {
         // past the cap a line is no candidate, but its exact identifiers may still be vital
-        if (IDENTIFIER_HINT.test(trimmed) || isErrorLine(text)) for (const identifier of findIdentifiers(trimmed)) beyond.push({ identifier, source: trimmed });
+        if (IDENTIFIER_HINT.test(trimmed) || isErrorLine(text))
+          for (const identifier of findIdentifiers(trimmed)) beyond.push({ identifier, source: trimmed });
         continue;
       }
       let kind: FoldLineKind | undefined;
       if (isErrorLine(text)) kind = 'error';
       else if (IDENTIFIER_HINT.test(trimmed) || ADDED_LINE.test(text)) kind = 'output';
-      else if ((n < OUTPUT_PLAIN_HEAD || n >= lines.length - OUTPUT_PLAIN_TAIL) && wordCount(trimmed) >= 4) kind = 'output';
+      else if ((n < OUTPUT_PLAIN_HEAD || n >= lines.length - OUTPUT_PLAIN_TAIL) && wordCount(trimmed) >= 4)
+        kind = 'output';
       if (!kind) continue;
       telling++;
       for (const template of templatesOf(kind, [text])) templates.push({ ...template, line });
@@ -225,4 +249,3 @@ export function outputTemplates(result: ToolResult): OutputTemplates {
   }
   return cached;
 }
-

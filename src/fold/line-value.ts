@@ -56,13 +56,25 @@ function sharedShare(phrases: readonly number[], index: PhraseIndex, times: numb
   return shared / phrases.length;
 }
 
-export function wordDensity(kind: FoldLineKind, text: string, sourceLength: number, phrases: readonly number[], index: PhraseIndex, weights: LineValueWeights): number {
+export function wordDensity(
+  kind: FoldLineKind,
+  text: string,
+  sourceLength: number,
+  phrases: readonly number[],
+  index: PhraseIndex,
+  weights: LineValueWeights,
+): number {
   // a line too short to repeat five words can still matter to the agent, just less
   const short = phrases.length ? 1 : 0.3;
   switch (kind) {
     case 'assistant': {
       const lengthClass = sourceLength < 80 ? 0 : sourceLength < 160 ? 1 : sourceLength < 240 ? 2 : 3;
-      return short * (weights.assistant + weights.assistantRepeated * sharedShare(phrases, index, 2) + weights.assistantLength[lengthClass]);
+      return (
+        short *
+        (weights.assistant +
+          weights.assistantRepeated * sharedShare(phrases, index, 2) +
+          weights.assistantLength[lengthClass])
+      );
     }
     case 'argument':
       return short * (weights.argument + weights.argumentRepeated * sharedShare(phrases, index, 2));
@@ -75,7 +87,11 @@ export function wordDensity(kind: FoldLineKind, text: string, sourceLength: numb
     case 'output':
       if (ADDED_LINE.test(text)) return short * weights.argument;
       // echoed: the agent or user wrote these words somewhere (a file it wrote, a spec it quoted)
-      return short * ((REMOVED_LINE.test(text) ? weights.diff : weights.output) + weights.outputEchoed * sharedShare(phrases, index, 1));
+      return (
+        short *
+        ((REMOVED_LINE.test(text) ? weights.diff : weights.output) +
+          weights.outputEchoed * sharedShare(phrases, index, 1))
+      );
     case 'call':
       return 0;
   }

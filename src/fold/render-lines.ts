@@ -14,7 +14,8 @@ export function lineGroups(lines: readonly FoldLine[]): FoldLine[][] {
 /** One source line's picked fragments, joined, with `…` where some were dropped. */
 export function renderGroup(group: readonly FoldLine[]): string {
   const [first] = group;
-  let text = LINE_PREFIX[first.kind] + (first.fragment > 0 && !first.text.startsWith('… ') ? `… ${first.text}` : first.text);
+  let text =
+    LINE_PREFIX[first.kind] + (first.fragment > 0 && !first.text.startsWith('… ') ? `… ${first.text}` : first.text);
   for (let i = 1; i < group.length; i++) {
     const line = group[i];
     const gap = line.fragment !== group[i - 1].fragment + 1 && !line.text.startsWith('… ') && !text.endsWith(' …');

@@ -142,7 +142,8 @@ export function createLineSelector(lines: readonly FoldLine[], context: Selectio
     order[i] = line.order;
     recency[i] = 1 - context.recency / 2 + (context.recency * (line.messageIndex - first)) / span;
     lineHeld[i] = context.presentLines.has(line.key) ? 1 : 0;
-    for (let k = 0; k < line.phrases.length; k++) phraseHeld[phraseStart[i] + k] = context.presentPhrases.has(line.phrases[k]) ? 1 : 0;
+    for (let k = 0; k < line.phrases.length; k++)
+      phraseHeld[phraseStart[i] + k] = context.presentPhrases.has(line.phrases[k]) ? 1 : 0;
     if (i > 0 && line.lineId === lines[i - 1].lineId) continued[i - 1] = 1;
   }
 
@@ -151,7 +152,8 @@ export function createLineSelector(lines: readonly FoldLine[], context: Selectio
     readonly phrases: Set<number>;
     readonly keys: Set<string>;
   }
-  const has = (picking: Picking, i: number, k: number) => phraseHeld[phraseStart[i] + k] === 1 || picking.phrases.has(lines[i].phrases[k]);
+  const has = (picking: Picking, i: number, k: number) =>
+    phraseHeld[phraseStart[i] + k] === 1 || picking.phrases.has(lines[i].phrases[k]);
   const hasLine = (picking: Picking, i: number) => lineHeld[i] === 1 || picking.keys.has(lines[i].key);
   // a line's leading and trailing words whose every phrase the view holds add nothing: they are
   // cut (marked `…`) so the line costs only its novel middle; lines kept for an identifier stay whole
@@ -238,6 +240,11 @@ export function createLineSelector(lines: readonly FoldLine[], context: Selectio
 }
 
 /** One selection over `lines` under `budget` (see createLineSelector). */
-export function selectLines(lines: readonly FoldLine[], budget: number, context: SelectionContext, scale = 1): FoldLine[] {
+export function selectLines(
+  lines: readonly FoldLine[],
+  budget: number,
+  context: SelectionContext,
+  scale = 1,
+): FoldLine[] {
   return createLineSelector(lines, context)(budget, scale);
 }

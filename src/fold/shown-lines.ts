@@ -24,14 +24,27 @@ export function shownLines(band: Band): readonly ShownLine[] {
   let lines = cache.get(band);
   if (!lines) {
     const origins = band.origins;
-    const text = origins ? band.text.split('\n').slice(origins.firstLine, origins.firstLine + origins.lines.length) : [];
+    const text = origins
+      ? band.text.split('\n').slice(origins.firstLine, origins.firstLine + origins.lines.length)
+      : [];
     lines = text.map((shown, n) => {
       const origin = origins!.lines[n];
       const body = shown.slice(LINE_PREFIX[origin.kind].length);
       const identifiers = IDENTIFIER_HINT.test(body) ? findIdentifiers(body) : UNSCANNED;
       return {
         origin,
-        template: { kind: origin.kind, text: body, key: collapse(body), phrases: phraseKeys(body), estimate: estimateTokens(shown) + 1, sourceLength: body.length, line: 0, fragment: 0, identifiers, shape: identifiers.length ? lineShape(body) : '' },
+        template: {
+          kind: origin.kind,
+          text: body,
+          key: collapse(body),
+          phrases: phraseKeys(body),
+          estimate: estimateTokens(shown) + 1,
+          sourceLength: body.length,
+          line: 0,
+          fragment: 0,
+          identifiers,
+          shape: identifiers.length ? lineShape(body) : '',
+        },
       };
     });
     cache.set(band, lines);

@@ -21,7 +21,10 @@ export interface StepFoldPlan {
  * at every assistant message that calls a tool, so no call is parted from its results. The
  * kickoff and the newest `keepLastSteps` steps stay whole. Null when there is nothing to fold.
  */
-export function planActiveTurnStepFold(history: readonly ProviderMessage[], options: StepFoldOptions = {}): StepFoldPlan | null {
+export function planActiveTurnStepFold(
+  history: readonly ProviderMessage[],
+  options: StepFoldOptions = {},
+): StepFoldPlan | null {
   const transcript = new Transcript(options.countTokens ?? (() => 0));
   transcript.sync(history);
   let start = 0;
@@ -35,7 +38,12 @@ export function planActiveTurnStepFold(history: readonly ProviderMessage[], opti
   const cuts = [start];
   // a Responses step opens with reasoning or a message item before its calls: it starts where a cut is safe
   const stepped = transcript.dialect === 'openai-responses';
-  for (let i = start + 1; i < transcript.length; i++) if ((stepped ? transcript.messages[i].role === 'assistant' : transcript.messages[i].toolCalls.length) && transcript.isSafeCut(i)) cuts.push(i);
+  for (let i = start + 1; i < transcript.length; i++)
+    if (
+      (stepped ? transcript.messages[i].role === 'assistant' : transcript.messages[i].toolCalls.length) &&
+      transcript.isSafeCut(i)
+    )
+      cuts.push(i);
   const steps: Turn[] = cuts.map((cut, n) => ({ startIndex: cut, endIndex: cuts[n + 1] ?? transcript.length }));
   const stepsToFold = Math.max(0, steps.length - 1 - (options.keepLastSteps ?? 12));
   return stepsToFold > 0 ? { steps, stepsToFold } : null;

@@ -4,7 +4,10 @@ export type ToolFamily = 'bash' | 'read' | 'edit' | 'write' | 'grep' | 'search' 
 const FAMILIES: ReadonlyArray<[ToolFamily, RegExp]> = [
   ['bash', /^(bash|shell|sh|runshellcommand|executecommand|execute|terminal|runcommand|exec|command)$/],
   ['read', /^(read|readfile|readmanyfiles|view|viewfile|open|openfile|cat)$/],
-  ['edit', /^(edit|update|multiedit|strreplace|strreplaceeditor|strreplacebasededittool|replace|applypatch|patch|editfile)$/],
+  [
+    'edit',
+    /^(edit|update|multiedit|strreplace|strreplaceeditor|strreplacebasededittool|replace|applypatch|patch|editfile)$/,
+  ],
   ['write', /^(write|writefile|create|createfile|notebookedit)$/],
   ['grep', /^(grep|glob|find|findfiles|list|ls|listdir|listfiles|searchfiles|searchcode|codesearch)$/],
   ['search', /^(search|websearch|googlesearch|searchweb|toolsearch)$/],

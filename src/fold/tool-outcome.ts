@@ -8,7 +8,8 @@ export interface ToolOutcome {
   readonly lineCount: number;
 }
 
-const ERROR_LINE = /(Traceback \(most recent call last\)|^\s*\w*(Error|Exception)\b[:\s]|\berror(\[\w+\])?:|\bFAILED\b|command not found|No such file or directory|Permission denied|exit (code|status) [1-9]|^fatal:|\bpanic:)/i;
+const ERROR_LINE =
+  /(Traceback \(most recent call last\)|^\s*\w*(Error|Exception)\b[:\s]|\berror(\[\w+\])?:|\bFAILED\b|command not found|No such file or directory|Permission denied|exit (code|status) [1-9]|^fatal:|\bpanic:)/i;
 
 /** Whether a line reads as a failure; used both for outcomes and to keep error lines in folds. */
 export function isErrorLine(line: string): boolean {
@@ -23,7 +24,9 @@ function telltaleErrorLine(lines: readonly string[], flagged: boolean): string |
   if (traceback >= 0) {
     for (let i = lines.length - 1; i > traceback; i--) if (EXCEPTION_LINE.test(lines[i])) return lines[i].trim();
   }
-  const line = lines.find((candidate) => isErrorLine(candidate) && !candidate.includes('Traceback (most recent call last)'));
+  const line = lines.find(
+    (candidate) => isErrorLine(candidate) && !candidate.includes('Traceback (most recent call last)'),
+  );
   if (line !== undefined) return line.trim();
   return flagged ? lines.find((candidate) => candidate.trim() !== '')?.trim() : undefined;
 }
@@ -37,8 +40,11 @@ export function toolOutcome(results: readonly ToolResult[]): ToolOutcome {
     const lines = result.text.split('\n');
     lineCount += result.text === '' ? 0 : lines.length;
     flagged ||= result.isError;
-    if (errorLine === undefined && (result.isError || lines.length < 400)) errorLine = telltaleErrorLine(lines, result.isError);
+    if (errorLine === undefined && (result.isError || lines.length < 400))
+      errorLine = telltaleErrorLine(lines, result.isError);
   }
   const isError = flagged || (errorLine !== undefined && lineCount <= 60);
-  return isError ? { status: 'error', errorLine: errorLine === undefined ? undefined : headOf(errorLine, 160), lineCount } : { status: 'ok', lineCount };
+  return isError
+    ? { status: 'error', errorLine: errorLine === undefined ? undefined : headOf(errorLine, 160), lineCount }
+    : { status: 'ok', lineCount };
 }

@@ -1,16 +1,40 @@
-import { DIALECTS, type Dialect } from '../messages/types.ts';
+import { DIALECTS } from '../messages/types.ts';
 import type { RecallState } from '../recall/recall-state.ts';
 import { savedStateDigest } from './encode-saved-state.ts';
 import { FoldStateError } from './fold-state-error.ts';
 import type { ClippedMessage, FoldFreezeState } from './freeze-state.ts';
 import { migrateVersion1, migrateVersion2 } from './migrate-saved-state.ts';
-import { SAVED_IDENTIFIER_KINDS, SAVED_LINE_KINDS, SAVED_SESSION_FORMAT, SAVED_SESSION_VERSION, type SavedBand, type SavedBandOrigins, type SavedCard, type SavedFoldState } from './saved-format.ts';
+import {
+  SAVED_IDENTIFIER_KINDS,
+  SAVED_LINE_KINDS,
+  SAVED_SESSION_FORMAT,
+  SAVED_SESSION_VERSION,
+  type SavedBand,
+  type SavedBandOrigins,
+  type SavedFoldState,
+} from './saved-format.ts';
 import type { FoldLineKind } from '../fold/fold-line.ts';
 import type { IdentifierKind } from '../text/identifier-kinds.ts';
 import { LINE_PREFIX } from '../fold/fold-line.ts';
 import { isRecord } from '../text/is-record.ts';
 import { describeValue as describe } from '../text/describe-value.ts';
-import { anything, arrayOf, finite, integer, invalid, is, nonEmptyString, nullable, number, oneOf, optional, record, string, validate, type Check } from '../validation/check.ts';
+import {
+  anything,
+  arrayOf,
+  finite,
+  integer,
+  invalid,
+  is,
+  nonEmptyString,
+  nullable,
+  number,
+  oneOf,
+  optional,
+  record,
+  string,
+  validate,
+  type Check,
+} from '../validation/check.ts';
 
 /** A saved state nests six levels deep (a band origin's omitted-calls pair); anything far deeper is not one, and is refused before any recursive walk. */
 const MAX_SAVED_DEPTH = 16;
@@ -36,16 +60,44 @@ export function decodeSavedState(input: unknown): DecodedSavedState {
     content = migrateVersion1(root);
     fromVersion = 1;
   } else {
-    if (root.format !== SAVED_SESSION_FORMAT) throw new FoldStateError('unsupported-version', 'format', `expected "${SAVED_SESSION_FORMAT}", got ${describe(root.format)}`);
+    if (root.format !== SAVED_SESSION_FORMAT)
+      throw new FoldStateError(
+        'unsupported-version',
+        'format',
+        `expected "${SAVED_SESSION_FORMAT}", got ${describe(root.format)}`,
+      );
     const version = root.version;
-    if (!Number.isInteger(version) || (version as number) < 1) throw new FoldStateError('invalid-field', 'version', `expected a version number, got ${describe(version)}`);
-    if ((version as number) > SAVED_SESSION_VERSION) throw new FoldStateError('unsupported-version', 'version', `version ${String(version)} was written by a newer warpfold; this one reads versions 1 to ${SAVED_SESSION_VERSION}`);
+    if (!Number.isInteger(version) || (version as number) < 1)
+      throw new FoldStateError('invalid-field', 'version', `expected a version number, got ${describe(version)}`);
+    if ((version as number) > SAVED_SESSION_VERSION)
+      throw new FoldStateError(
+        'unsupported-version',
+        'version',
+        `version ${String(version)} was written by a newer warpfold; this one reads versions 1 to ${SAVED_SESSION_VERSION}`,
+      );
     // version 1 carried no format name, so a named state of an older version is no version at all
-    if (version === 1) throw new FoldStateError('unsupported-version', 'version', `version ${String(version)} with a format name is not a version warpfold wrote`);
-    if (typeof root.digest !== 'string' || !/^[0-9a-f]{16}$/.test(root.digest)) throw new FoldStateError('invalid-field', 'digest', `expected 16 hex digits, got ${describe(root.digest)}`);
-    if (!withinDepth(root.state, MAX_SAVED_DEPTH)) throw new FoldStateError('invalid-field', 'state', `nests deeper than ${MAX_SAVED_DEPTH} levels or refers to itself`);
-    if (savedStateDigest(root.state) !== root.digest) throw new FoldStateError('integrity', 'digest', 'the content does not match its digest: it was edited or damaged after it was written');
-    if (version === 2 && !isRecord(root.state)) throw new FoldStateError('invalid-field', 'state', `must be an object, got ${describe(root.state)}`);
+    if (version === 1)
+      throw new FoldStateError(
+        'unsupported-version',
+        'version',
+        `version ${String(version)} with a format name is not a version warpfold wrote`,
+      );
+    if (typeof root.digest !== 'string' || !/^[0-9a-f]{16}$/.test(root.digest))
+      throw new FoldStateError('invalid-field', 'digest', `expected 16 hex digits, got ${describe(root.digest)}`);
+    if (!withinDepth(root.state, MAX_SAVED_DEPTH))
+      throw new FoldStateError(
+        'invalid-field',
+        'state',
+        `nests deeper than ${MAX_SAVED_DEPTH} levels or refers to itself`,
+      );
+    if (savedStateDigest(root.state) !== root.digest)
+      throw new FoldStateError(
+        'integrity',
+        'digest',
+        'the content does not match its digest: it was edited or damaged after it was written',
+      );
+    if (version === 2 && !isRecord(root.state))
+      throw new FoldStateError('invalid-field', 'state', `must be an object, got ${describe(root.state)}`);
     content = version === 2 ? migrateVersion2(root.state as Record<string, unknown>) : root.state;
     fromVersion = version as number;
   }
@@ -65,7 +117,8 @@ function parseRoot(input: unknown): Readonly<Record<string, unknown>> {
       throw new FoldStateError('unreadable', '$', `not JSON (${input.length} characters; cut short or damaged?)`);
     }
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new FoldStateError('unreadable', '$', `expected a JSON object, got ${describe(value)}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new FoldStateError('unreadable', '$', `expected a JSON object, got ${describe(value)}`);
   return value as Record<string, unknown>;
 }
 
@@ -111,10 +164,21 @@ const SAVED_STATE = record<Omit<SavedFoldState, 'bands'> & { bands: readonly Omi
   ),
   clipped: arrayOf(record({ index: count, maxChars: positive, tokens: positive })),
   cards: arrayOf(record({ afterIndex: count, key: string, text: filled, tokens: positive })),
-  recall: nullable(record({ calls: count, resident: arrayOf(record({ key: string, entryId: string, call: count, at: optional(finite()) })) })),
+  recall: nullable(
+    record({
+      calls: count,
+      resident: arrayOf(record({ key: string, entryId: string, call: count, at: optional(finite()) })),
+    }),
+  ),
   // the session never solves the calibration factor outside [1, 3]
   calibration: record({ factor: number(1, 3), overhead: finite(0), anchor: nullable(anchor) }),
-  counters: record({ lastCallAt: nullable(finite()), lastViewTokens: count, epochs: count, hotReuses: count, calls: count }),
+  counters: record({
+    lastCallAt: nullable(finite()),
+    lastViewTokens: count,
+    epochs: count,
+    hotReuses: count,
+    calls: count,
+  }),
 });
 
 /** Every field checked on its own, then the ranges against each other: the prefix must tile the history it claims. */
@@ -123,7 +187,14 @@ function readSavedState(value: unknown): SavedFoldState {
   checkRanges(saved);
   // origins are read against bands already known to tile the history, so a band moved is named as such
   const rawBands = (value as { bands: ReadonlyArray<Readonly<Record<string, unknown>>> }).bands;
-  return { ...saved, bands: saved.bands.map((band, i) => (rawBands[i].origins === undefined ? band : { ...band, origins: readOrigins(rawBands[i].origins, band, `state.bands[${i}].origins`) })) };
+  return {
+    ...saved,
+    bands: saved.bands.map((band, i) =>
+      rawBands[i].origins === undefined
+        ? band
+        : { ...band, origins: readOrigins(rawBands[i].origins, band, `state.bands[${i}].origins`) },
+    ),
+  };
 }
 
 // the saved kinds are the engine's, spelled out for the format: a kind added to either fails to compile here
@@ -154,8 +225,10 @@ function readOrigins(value: unknown, { start, end, text }: SavedBand, field: str
   const textLines = text.split('\n');
   origins.lines.forEach(({ kind, call }, i) => {
     const path = `${field}.lines[${i}]`;
-    if (!textLines[origins.firstLine + i]?.startsWith(LINE_PREFIX[kind])) invalid(path, `the band text has no ${kind} line ${origins.firstLine + i}`);
-    if (call !== undefined && kind !== 'call') invalid(`${path}.call`, `only a call line names its call, this is ${kind}`);
+    if (!textLines[origins.firstLine + i]?.startsWith(LINE_PREFIX[kind]))
+      invalid(path, `the band text has no ${kind} line ${origins.firstLine + i}`);
+    if (call !== undefined && kind !== 'call')
+      invalid(`${path}.call`, `only a call line names its call, this is ${kind}`);
   });
   return origins;
 }
@@ -165,36 +238,60 @@ function checkRanges(saved: SavedFoldState): void {
   const sealed = saved.seed !== null || saved.bands.length > 0;
   let end = headEnd;
   if (saved.seed) {
-    if (saved.seed.end < headEnd) invalid('state.seed.end', `the seed ends at ${saved.seed.end}, before the head's end ${headEnd}`);
+    if (saved.seed.end < headEnd)
+      invalid('state.seed.end', `the seed ends at ${saved.seed.end}, before the head's end ${headEnd}`);
     end = saved.seed.end;
   }
   saved.bands.forEach((band, i) => {
-    if (band.start !== end) invalid(`state.bands[${i}].start`, `must be ${end} (where the ${i === 0 ? (saved.seed ? 'seed' : 'head') : 'previous band'} ends), got ${band.start}`);
+    if (band.start !== end)
+      invalid(
+        `state.bands[${i}].start`,
+        `must be ${end} (where the ${i === 0 ? (saved.seed ? 'seed' : 'head') : 'previous band'} ends), got ${band.start}`,
+      );
     if (band.end <= band.start) invalid(`state.bands[${i}].end`, `must be more than ${band.start}, got ${band.end}`);
     end = band.end;
   });
   // head, seed and bands tile the history up to the raw tail: a band list emptied or cut short leaves a gap
-  if (coveredEnd !== end) invalid('state.history.coveredEnd', `the sealed prefix ends at ${end}, but the raw tail is said to start at ${coveredEnd}`);
-  if (seenLength < coveredEnd) invalid('state.history.seenLength', `the last call saw ${seenLength} messages, fewer than the ${coveredEnd} sealed`);
+  if (coveredEnd !== end)
+    invalid(
+      'state.history.coveredEnd',
+      `the sealed prefix ends at ${end}, but the raw tail is said to start at ${coveredEnd}`,
+    );
+  if (seenLength < coveredEnd)
+    invalid(
+      'state.history.seenLength',
+      `the last call saw ${seenLength} messages, fewer than the ${coveredEnd} sealed`,
+    );
   let previousClip = -1;
   saved.clipped.forEach((clip, i) => {
-    if (clip.index < coveredEnd || clip.index >= seenLength || clip.index <= previousClip) invalid(`state.clipped[${i}].index`, `must be a raw tail index in [${Math.max(coveredEnd, previousClip + 1)}, ${seenLength}), got ${clip.index}`);
+    if (clip.index < coveredEnd || clip.index >= seenLength || clip.index <= previousClip)
+      invalid(
+        `state.clipped[${i}].index`,
+        `must be a raw tail index in [${Math.max(coveredEnd, previousClip + 1)}, ${seenLength}), got ${clip.index}`,
+      );
     previousClip = clip.index;
   });
   let previousCard = coveredEnd;
   saved.cards.forEach((card, i) => {
-    if (card.afterIndex < previousCard || card.afterIndex >= seenLength) invalid(`state.cards[${i}].afterIndex`, `must be a raw tail index in [${previousCard}, ${seenLength}), got ${card.afterIndex}`);
+    if (card.afterIndex < previousCard || card.afterIndex >= seenLength)
+      invalid(
+        `state.cards[${i}].afterIndex`,
+        `must be a raw tail index in [${previousCard}, ${seenLength}), got ${card.afterIndex}`,
+      );
     previousCard = card.afterIndex;
   });
   const { epochs, hotReuses, calls } = saved.counters;
   if (sealed && epochs === 0) invalid('state.counters.epochs', 'a sealed prefix needs at least one epoch');
-  if (epochs + hotReuses > calls) invalid('state.counters.calls', `${calls} calls cannot hold ${epochs} epochs and ${hotReuses} hot reuses`);
+  if (epochs + hotReuses > calls)
+    invalid('state.counters.calls', `${calls} calls cannot hold ${epochs} epochs and ${hotReuses} hot reuses`);
 }
 
 function toEngineState(saved: SavedFoldState): FoldFreezeState {
   const clipped: Record<string, ClippedMessage> = {};
   for (const clip of saved.clipped) clipped[String(clip.index)] = { maxChars: clip.maxChars, tokens: clip.tokens };
-  const recall: RecallState | null = saved.recall ? { version: 1, calls: saved.recall.calls, resident: saved.recall.resident } : null;
+  const recall: RecallState | null = saved.recall
+    ? { version: 1, calls: saved.recall.calls, resident: saved.recall.resident }
+    : null;
   return {
     configFingerprint: saved.configFingerprint,
     dialect: saved.dialect,

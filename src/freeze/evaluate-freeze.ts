@@ -12,7 +12,12 @@ export interface FreezeConfig {
   readonly coldRefoldFraction: number;
 }
 
-export const DEFAULT_FREEZE_CONFIG: FreezeConfig = Object.freeze({ enabled: true, ttlMs: 300_000, maxTailChars: Number.POSITIVE_INFINITY, coldRefoldFraction: 0.7 });
+export const DEFAULT_FREEZE_CONFIG: FreezeConfig = Object.freeze({
+  enabled: true,
+  ttlMs: 300_000,
+  maxTailChars: Number.POSITIVE_INFINITY,
+  coldRefoldFraction: 0.7,
+});
 
 export interface FreezeInput {
   /** First raw index that differs from what the state saw, or -1. */
@@ -37,20 +42,28 @@ export interface FreezeInput {
   readonly measuredAtCeiling: boolean;
 }
 
-export type FreezeDecision = { readonly action: 'reuse' } | { readonly action: 'refold'; readonly reason: EpochReason; readonly rebuild: boolean };
+export type FreezeDecision =
+  | { readonly action: 'reuse' }
+  | { readonly action: 'refold'; readonly reason: EpochReason; readonly rebuild: boolean };
 
 /** The epoch state machine: reuse the sealed prefix, or refold for one typed reason. First matching rule wins. */
 export function evaluateFoldFreeze(state: FoldFreezeState, input: FreezeInput, config: FreezeConfig): FreezeDecision {
   if (input.hardEpoch || input.measuredAtCeiling) return { action: 'refold', reason: 'hard-epoch', rebuild: true };
   const sealed = hasSealedPrefix(state);
-  if (sealed && input.configFingerprint !== state.configFingerprint) return { action: 'refold', reason: 'config-changed', rebuild: true };
+  if (sealed && input.configFingerprint !== state.configFingerprint)
+    return { action: 'refold', reason: 'config-changed', rebuild: true };
   if (input.restoredMismatch) return { action: 'refold', reason: 'restored-mismatch', rebuild: true };
-  if (input.changedAt >= 0 && input.changedAt < state.coveredEnd) return { action: 'refold', reason: 'boundary-changed', rebuild: true };
-  if (!config.enabled && input.viewTokens > input.foldAtTokens) return { action: 'refold', reason: sealed ? 'over-budget' : 'first-call', rebuild: true };
-  if (input.viewTokens > input.foldAtTokens) return { action: 'refold', reason: state.lastCallAt === null ? 'first-call' : 'over-budget', rebuild: false };
+  if (input.changedAt >= 0 && input.changedAt < state.coveredEnd)
+    return { action: 'refold', reason: 'boundary-changed', rebuild: true };
+  if (!config.enabled && input.viewTokens > input.foldAtTokens)
+    return { action: 'refold', reason: sealed ? 'over-budget' : 'first-call', rebuild: true };
+  if (input.viewTokens > input.foldAtTokens)
+    return { action: 'refold', reason: state.lastCallAt === null ? 'first-call' : 'over-budget', rebuild: false };
   // the token cap keeps a session lean only once it has met its ceiling: one that never does stays raw
-  if (input.tailChars > config.maxTailChars || ((sealed || input.alwaysOn) && input.tailTokens > input.tailCapTokens)) return { action: 'refold', reason: 'tail-cap', rebuild: false };
+  if (input.tailChars > config.maxTailChars || ((sealed || input.alwaysOn) && input.tailTokens > input.tailCapTokens))
+    return { action: 'refold', reason: 'tail-cap', rebuild: false };
   const cold = state.lastCallAt !== null && input.now - state.lastCallAt > config.ttlMs;
-  if (cold && input.viewTokens > config.coldRefoldFraction * input.ceilingTokens) return { action: 'refold', reason: 'cold-cache', rebuild: false };
+  if (cold && input.viewTokens > config.coldRefoldFraction * input.ceilingTokens)
+    return { action: 'refold', reason: 'cold-cache', rebuild: false };
   return { action: 'reuse' };
 }

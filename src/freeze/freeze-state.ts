@@ -9,9 +9,26 @@ import type { ResidentCard } from '../recall/resident-card.ts';
  * over a changed history answers `boundary-changed`, as the live session does); `evaluateFoldFreeze`
  * still gives it to a host loop that passes `restoredMismatch`.
  */
-export type EpochReason = 'first-call' | 'over-budget' | 'cold-cache' | 'tail-cap' | 'boundary-changed' | 'config-changed' | 'restored-mismatch' | 'hard-epoch';
+export type EpochReason =
+  | 'first-call'
+  | 'over-budget'
+  | 'cold-cache'
+  | 'tail-cap'
+  | 'boundary-changed'
+  | 'config-changed'
+  | 'restored-mismatch'
+  | 'hard-epoch';
 
-export const EPOCH_REASONS: readonly EpochReason[] = ['first-call', 'over-budget', 'cold-cache', 'tail-cap', 'boundary-changed', 'config-changed', 'restored-mismatch', 'hard-epoch'];
+export const EPOCH_REASONS: readonly EpochReason[] = [
+  'first-call',
+  'over-budget',
+  'cold-cache',
+  'tail-cap',
+  'boundary-changed',
+  'config-changed',
+  'restored-mismatch',
+  'hard-epoch',
+];
 
 export interface ClippedMessage {
   readonly maxChars: number;
@@ -86,14 +103,41 @@ export function hasSealedPrefix(state: FoldFreezeState): boolean {
 }
 
 /** The parts of a state an epoch replaces. */
-export type FoldCommit = Pick<FoldFreezeState, 'dialect' | 'headEnd' | 'seed' | 'bands' | 'coveredEnd' | 'coveredFingerprint' | 'clipped'>;
+export type FoldCommit = Pick<
+  FoldFreezeState,
+  'dialect' | 'headEnd' | 'seed' | 'bands' | 'coveredEnd' | 'coveredFingerprint' | 'clipped'
+>;
 
 /** Seals a new prefix after an epoch. */
-export function commitFoldFreeze(state: FoldFreezeState, commit: FoldCommit, now: number, viewTokens: number): FoldFreezeState {
-  return { ...state, ...commit, cards: [], lastCallAt: now, lastViewTokens: viewTokens, epochs: state.epochs + 1, calls: state.calls + 1 };
+export function commitFoldFreeze(
+  state: FoldFreezeState,
+  commit: FoldCommit,
+  now: number,
+  viewTokens: number,
+): FoldFreezeState {
+  return {
+    ...state,
+    ...commit,
+    cards: [],
+    lastCallAt: now,
+    lastViewTokens: viewTokens,
+    epochs: state.epochs + 1,
+    calls: state.calls + 1,
+  };
 }
 
 /** Records a call that reused the sealed prefix. */
-export function touchFoldFreeze(state: FoldFreezeState, now: number, viewTokens: number, hot: boolean): FoldFreezeState {
-  return { ...state, lastCallAt: now, lastViewTokens: viewTokens, hotReuses: state.hotReuses + (hot ? 1 : 0), calls: state.calls + 1 };
+export function touchFoldFreeze(
+  state: FoldFreezeState,
+  now: number,
+  viewTokens: number,
+  hot: boolean,
+): FoldFreezeState {
+  return {
+    ...state,
+    lastCallAt: now,
+    lastViewTokens: viewTokens,
+    hotReuses: state.hotReuses + (hot ? 1 : 0),
+    calls: state.calls + 1,
+  };
 }

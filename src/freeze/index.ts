@@ -3,8 +3,24 @@
  * rebuilt, and the saved form of a session. `FoldSession` drives it; hosts that run their own
  * fold loop over `warpfold/fold` use it directly.
  */
-export { DEFAULT_FREEZE_CONFIG, evaluateFoldFreeze, type FreezeConfig, type FreezeDecision, type FreezeInput } from './evaluate-freeze.ts';
-export { commitFoldFreeze, createFoldFreezeState, EPOCH_REASONS, hasSealedPrefix, touchFoldFreeze, type ClippedMessage, type FoldCommit, type FoldFreezeState, type RebirthSeedState } from './freeze-state.ts';
+export {
+  DEFAULT_FREEZE_CONFIG,
+  evaluateFoldFreeze,
+  type FreezeConfig,
+  type FreezeDecision,
+  type FreezeInput,
+} from './evaluate-freeze.ts';
+export {
+  commitFoldFreeze,
+  createFoldFreezeState,
+  EPOCH_REASONS,
+  hasSealedPrefix,
+  touchFoldFreeze,
+  type ClippedMessage,
+  type FoldCommit,
+  type FoldFreezeState,
+  type RebirthSeedState,
+} from './freeze-state.ts';
 export type { Calibration } from './calibration.ts';
 export { restoreFoldFreezeState, serializeFoldFreezeState, type SerializedFoldFreezeState } from './serialize.ts';
 export type { FoldStateProblem } from './fold-state-error.ts';

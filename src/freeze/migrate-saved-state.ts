@@ -12,23 +12,43 @@
  * format name and no digest. Its fields map one to one; it recorded no counter probe.
  */
 export function migrateVersion1(value: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const clipped = value.clipped !== null && typeof value.clipped === 'object' && !Array.isArray(value.clipped) ? (value.clipped as Record<string, unknown>) : value.clipped;
+  const clipped =
+    value.clipped !== null && typeof value.clipped === 'object' && !Array.isArray(value.clipped)
+      ? (value.clipped as Record<string, unknown>)
+      : value.clipped;
   const recall = value.recall as Record<string, unknown> | null | undefined;
   return {
     configFingerprint: value.configFingerprint,
     counterProbe: null,
     dialect: value.dialect,
-    history: { headEnd: value.headEnd, coveredEnd: value.coveredEnd, coveredFingerprint: value.coveredFingerprint, seenLength: value.seenLength },
+    history: {
+      headEnd: value.headEnd,
+      coveredEnd: value.coveredEnd,
+      coveredFingerprint: value.coveredFingerprint,
+      seenLength: value.seenLength,
+    },
     seed: value.seed,
     bands: value.bands,
     clipped:
       clipped !== null && typeof clipped === 'object'
-        ? Object.entries(clipped).map(([index, clip]) => ({ ...(clip !== null && typeof clip === 'object' ? clip : { maxChars: clip }), index: /^\d+$/.test(index) ? Number(index) : index }))
+        ? Object.entries(clipped).map(([index, clip]) => ({
+            ...(clip !== null && typeof clip === 'object' ? clip : { maxChars: clip }),
+            index: /^\d+$/.test(index) ? Number(index) : index,
+          }))
         : clipped,
     cards: value.cards,
-    recall: recall !== null && typeof recall === 'object' ? { calls: recall.calls, resident: recall.resident } : (recall ?? null),
+    recall:
+      recall !== null && typeof recall === 'object'
+        ? { calls: recall.calls, resident: recall.resident }
+        : (recall ?? null),
     calibration: value.calibration,
-    counters: { lastCallAt: value.lastCallAt, lastViewTokens: value.lastViewTokens, epochs: value.epochs, hotReuses: value.hotReuses, calls: value.calls },
+    counters: {
+      lastCallAt: value.lastCallAt,
+      lastViewTokens: value.lastViewTokens,
+      epochs: value.epochs,
+      hotReuses: value.hotReuses,
+      calls: value.calls,
+    },
   };
 }
 

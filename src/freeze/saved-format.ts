@@ -83,10 +83,43 @@ export interface SavedBand {
 
 /** What a line of a band is: the prefix it is shown with and how a merge values it. */
 export type SavedLineKind = 'user' | 'assistant' | 'reasoning' | 'call' | 'argument' | 'output' | 'error';
-export const SAVED_LINE_KINDS: readonly SavedLineKind[] = ['user', 'assistant', 'reasoning', 'call', 'argument', 'output', 'error'];
+export const SAVED_LINE_KINDS: readonly SavedLineKind[] = [
+  'user',
+  'assistant',
+  'reasoning',
+  'call',
+  'argument',
+  'output',
+  'error',
+];
 
-export type SavedIdentifierKind = 'uuid' | 'hash' | 'url' | 'path' | 'host-port' | 'key-value' | 'issue-ref' | 'error-code' | 'version' | 'symbol' | 'slug' | 'image';
-export const SAVED_IDENTIFIER_KINDS: readonly SavedIdentifierKind[] = ['uuid', 'hash', 'url', 'path', 'host-port', 'key-value', 'issue-ref', 'error-code', 'version', 'symbol', 'slug', 'image'];
+export type SavedIdentifierKind =
+  | 'uuid'
+  | 'hash'
+  | 'url'
+  | 'path'
+  | 'host-port'
+  | 'key-value'
+  | 'issue-ref'
+  | 'error-code'
+  | 'version'
+  | 'symbol'
+  | 'slug'
+  | 'image';
+export const SAVED_IDENTIFIER_KINDS: readonly SavedIdentifierKind[] = [
+  'uuid',
+  'hash',
+  'url',
+  'path',
+  'host-port',
+  'key-value',
+  'issue-ref',
+  'error-code',
+  'version',
+  'symbol',
+  'slug',
+  'image',
+];
 
 export interface SavedBandOrigins {
   /** Index among the band text's lines (split at `\n`) of its first body line, after the header and the omitted-calls line. */
@@ -96,7 +129,11 @@ export interface SavedBandOrigins {
   /** Calls the band counts without a line: [tool name, count], in the order its omitted-calls line names them. */
   readonly omitted: readonly (readonly [string, number])[];
   /** The closet's values, each with the newest raw message the band took it from. */
-  readonly closet: readonly { readonly value: string; readonly kind: SavedIdentifierKind; readonly messageIndex: number }[];
+  readonly closet: readonly {
+    readonly value: string;
+    readonly kind: SavedIdentifierKind;
+    readonly messageIndex: number;
+  }[];
 }
 
 export interface SavedClip {

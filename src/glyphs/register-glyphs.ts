@@ -27,7 +27,11 @@ export const REGISTER_NAMES: readonly RegisterName[] = Object.freeze(REGISTER_GL
 
 export function registerGlyph(name: RegisterName): RegisterGlyph {
   const entry = REGISTER_GLYPHS.find((candidate) => candidate.name === name);
-  if (entry === undefined) throw new FoldOptionsError('name', `unknown register ${JSON.stringify(name)}; the registers are ${REGISTER_NAMES.join(', ')}`);
+  if (entry === undefined)
+    throw new FoldOptionsError(
+      'name',
+      `unknown register ${JSON.stringify(name)}; the registers are ${REGISTER_NAMES.join(', ')}`,
+    );
   return entry;
 }
 

@@ -15,7 +15,6 @@ export interface Payload {
 
 export const newPayload = (): Payload => ({ attachments: [], opaque: [], mediaTokens: 0 });
 
-
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** Text blocks of a content array (document `content` sources, search results); images in them count as images. */
@@ -32,7 +31,13 @@ function nestedText(content: unknown, dialect: Dialect, payload: Payload): strin
 }
 
 function mediaKind(type: string): 'image' | 'audio' | 'video' | 'other' {
-  return type.startsWith('image/') ? 'image' : type.startsWith('audio/') ? 'audio' : type.startsWith('video/') ? 'video' : 'other';
+  return type.startsWith('image/')
+    ? 'image'
+    : type.startsWith('audio/')
+      ? 'audio'
+      : type.startsWith('video/')
+        ? 'video'
+        : 'other';
 }
 
 /**
@@ -67,7 +72,9 @@ export function readBlockPayload(block: Record<string, unknown>, dialect: Dialec
       return;
     }
     case 'search_result':
-      payload.attachments.push([text(block.title), text(block.source), nestedText(block.content, dialect, payload)].filter(Boolean).join('\n'));
+      payload.attachments.push(
+        [text(block.title), text(block.source), nestedText(block.content, dialect, payload)].filter(Boolean).join('\n'),
+      );
       return;
   }
   // Gemini parts are keyed by kind rather than typed

@@ -8,7 +8,11 @@ type Clip = (text: string) => string;
 function clipTextParts(parts: unknown, clip: Clip): unknown {
   if (typeof parts === 'string') return clip(parts);
   if (!Array.isArray(parts)) return parts;
-  return parts.map((part: unknown) => (isRecord(part) && typeof part.text === 'string' && part.type !== 'reasoning' ? { ...part, text: clip(part.text) } : part));
+  return parts.map((part: unknown) =>
+    isRecord(part) && typeof part.text === 'string' && part.type !== 'reasoning'
+      ? { ...part, text: clip(part.text) }
+      : part,
+  );
 }
 
 /**
@@ -19,15 +23,23 @@ function clipTextParts(parts: unknown, clip: Clip): unknown {
 export function clipResponsesItem(item: ProviderMessage, clip: Clip): ProviderMessage {
   const type = item.type;
   if (type === undefined || type === 'message') return { ...item, content: clipTextParts(item.content, clip) };
-  if (type === 'function_call' && typeof item.arguments === 'string') return { ...item, arguments: clipArgumentsText(item.arguments, clip) };
+  if (type === 'function_call' && typeof item.arguments === 'string')
+    return { ...item, arguments: clipArgumentsText(item.arguments, clip) };
   if (type === 'custom_tool_call' && typeof item.input === 'string') return { ...item, input: clip(item.input) };
-  if (type === 'apply_patch_call' && isRecord(item.operation) && typeof item.operation.diff === 'string') return { ...item, operation: { ...item.operation, diff: clip(item.operation.diff) } };
+  if (type === 'apply_patch_call' && isRecord(item.operation) && typeof item.operation.diff === 'string')
+    return { ...item, operation: { ...item.operation, diff: clip(item.operation.diff) } };
   if (typeof type !== 'string' || !type.endsWith('_output')) return item;
   if (type === 'shell_call_output' && Array.isArray(item.output))
     return {
       ...item,
       output: item.output.map((chunk: unknown) =>
-        isRecord(chunk) ? { ...chunk, ...(typeof chunk.stdout === 'string' ? { stdout: clip(chunk.stdout) } : {}), ...(typeof chunk.stderr === 'string' ? { stderr: clip(chunk.stderr) } : {}) } : chunk,
+        isRecord(chunk)
+          ? {
+              ...chunk,
+              ...(typeof chunk.stdout === 'string' ? { stdout: clip(chunk.stdout) } : {}),
+              ...(typeof chunk.stderr === 'string' ? { stderr: clip(chunk.stderr) } : {}),
+            }
+          : chunk,
       ),
     };
   if (item.output === undefined || item.output === null) return item;
@@ -43,7 +55,11 @@ function clipOutput(output: unknown, clip: Clip): unknown {
       return typeof output.value === 'string' ? { ...output, value: clip(output.value) } : output;
     case 'json':
     case 'error-json':
-      return { ...output, type: output.type === 'json' ? 'text' : 'error-text', value: clip(JSON.stringify(output.value) ?? '') };
+      return {
+        ...output,
+        type: output.type === 'json' ? 'text' : 'error-text',
+        value: clip(JSON.stringify(output.value) ?? ''),
+      };
     case 'content':
       return Array.isArray(output.value) ? { ...output, value: clipTextParts(output.value, clip) } : output;
     default:
@@ -66,7 +82,8 @@ export function clipModelMessage(message: ProviderMessage, clip: Clip): Provider
       if (!isRecord(part)) return part;
       if (part.type === 'text' && typeof part.text === 'string') return { ...part, text: clip(part.text) };
       if (part.type === 'tool-result') return { ...part, output: clipOutput(part.output, clip) };
-      if (part.type === 'tool-call' && part.input !== undefined) return { ...part, input: clipArgumentValues(part.input, clip) };
+      if (part.type === 'tool-call' && part.input !== undefined)
+        return { ...part, input: clipArgumentValues(part.input, clip) };
       return part;
     }),
   };

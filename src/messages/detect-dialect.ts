@@ -29,8 +29,18 @@ export function readDialect(history: readonly ProviderMessage[]): { dialect: Dia
       for (const block of message.content as unknown[]) {
         const type = (block as { type?: unknown } | null)?.type;
         // media and document blocks tell too: their token estimates differ by provider
-        if (type === 'tool_use' || type === 'tool_result' || type === 'thinking' || type === 'redacted_thinking' || type === 'image' || type === 'document' || type === 'search_result') return { dialect: 'anthropic', certain: true };
-        if (type === 'image_url' || type === 'input_audio' || type === 'file') return { dialect: 'openai', certain: true };
+        if (
+          type === 'tool_use' ||
+          type === 'tool_result' ||
+          type === 'thinking' ||
+          type === 'redacted_thinking' ||
+          type === 'image' ||
+          type === 'document' ||
+          type === 'search_result'
+        )
+          return { dialect: 'anthropic', certain: true };
+        if (type === 'image_url' || type === 'input_audio' || type === 'file')
+          return { dialect: 'openai', certain: true };
       }
     }
   }

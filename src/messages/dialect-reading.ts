@@ -1,5 +1,4 @@
 import type { CanonicalRole, ToolCall, ToolResult } from './types.ts';
-import { isRecord } from '../text/is-record.ts';
 export { isRecord } from '../text/is-record.ts';
 
 /** What a dialect reader found in one message; `readMessage` turns it into a canonical message. */
@@ -12,7 +11,6 @@ export interface DialectReading {
   readonly calls: ToolCall[];
   readonly results: ToolResult[];
 }
-
 
 /** JSON arguments parsed; a string that is not JSON stays a string (what the model wrote). */
 export function parseArguments(raw: unknown): unknown {

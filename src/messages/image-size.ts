@@ -51,7 +51,8 @@ export function base64Bytes(data: string): number {
 const u16be = (bytes: Uint8Array, at: number) => (bytes[at] << 8) | bytes[at + 1];
 const u16le = (bytes: Uint8Array, at: number) => bytes[at] | (bytes[at + 1] << 8);
 const u24le = (bytes: Uint8Array, at: number) => bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16);
-const u32be = (bytes: Uint8Array, at: number) => ((bytes[at] << 24) >>> 0) + (bytes[at + 1] << 16) + (bytes[at + 2] << 8) + bytes[at + 3];
+const u32be = (bytes: Uint8Array, at: number) =>
+  ((bytes[at] << 24) >>> 0) + (bytes[at + 1] << 16) + (bytes[at + 2] << 8) + bytes[at + 3];
 
 function jpegSize(bytes: Uint8Array): ImageSize | null {
   let at = 2;
@@ -63,7 +64,8 @@ function jpegSize(bytes: Uint8Array): ImageSize | null {
       continue;
     }
     // SOF0–SOF15 carry the frame size, except DHT (C4), JPG (C8) and DAC (CC)
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return { height: u16be(bytes, at + 5), width: u16be(bytes, at + 7) };
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
+      return { height: u16be(bytes, at + 5), width: u16be(bytes, at + 7) };
     if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7)) {
       at += 2;
       continue;
@@ -81,10 +83,22 @@ export function imageSizeOf(base64: string): ImageSize | null {
 }
 
 function readSize(bytes: Uint8Array): ImageSize | null {
-  if (bytes.length >= 24 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return { width: u32be(bytes, 16), height: u32be(bytes, 20) };
-  if (bytes.length >= 10 && bytes[0] === 0x47 && bytes[1] === 0x49 && bytes[2] === 0x46) return { width: u16le(bytes, 6), height: u16le(bytes, 8) };
+  if (bytes.length >= 24 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47)
+    return { width: u32be(bytes, 16), height: u32be(bytes, 20) };
+  if (bytes.length >= 10 && bytes[0] === 0x47 && bytes[1] === 0x49 && bytes[2] === 0x46)
+    return { width: u16le(bytes, 6), height: u16le(bytes, 8) };
   if (bytes.length >= 4 && bytes[0] === 0xff && bytes[1] === 0xd8) return jpegSize(bytes);
-  if (bytes.length >= 30 && bytes[0] === 0x52 && bytes[1] === 0x49 && bytes[2] === 0x46 && bytes[3] === 0x46 && bytes[8] === 0x57 && bytes[9] === 0x45 && bytes[10] === 0x42 && bytes[11] === 0x50) {
+  if (
+    bytes.length >= 30 &&
+    bytes[0] === 0x52 &&
+    bytes[1] === 0x49 &&
+    bytes[2] === 0x46 &&
+    bytes[3] === 0x46 &&
+    bytes[8] === 0x57 &&
+    bytes[9] === 0x45 &&
+    bytes[10] === 0x42 &&
+    bytes[11] === 0x50
+  ) {
     const chunk = String.fromCharCode(bytes[12], bytes[13], bytes[14], bytes[15]);
     if (chunk === 'VP8X') return { width: u24le(bytes, 24) + 1, height: u24le(bytes, 27) + 1 };
     if (chunk === 'VP8L') {

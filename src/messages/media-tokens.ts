@@ -71,7 +71,11 @@ function geminiImageTokens(size: ImageSize): number {
 }
 
 function tokensForSize(dialect: Dialect, size: ImageSize, detail: unknown): number {
-  return dialect === 'anthropic' ? anthropicImageTokens(size) : dialect === 'gemini' ? geminiImageTokens(size) : openAiImageTokens(size, detail);
+  return dialect === 'anthropic'
+    ? anthropicImageTokens(size)
+    : dialect === 'gemini'
+      ? geminiImageTokens(size)
+      : openAiImageTokens(size, detail);
 }
 
 function maximumFor(dialect: Dialect, detail: unknown): number {

@@ -50,7 +50,13 @@ export function pairToolCalls(messages: readonly CanonicalMessage[]): PairedTool
   const byName = new SlotQueues();
   for (const message of messages) {
     message.toolCalls.forEach((call, position) => {
-      const slot: Slot = { id: `${message.index}.${position}`, messageIndex: message.index, call, result: null, resultIndex: null };
+      const slot: Slot = {
+        id: `${message.index}.${position}`,
+        messageIndex: message.index,
+        call,
+        result: null,
+        resultIndex: null,
+      };
       pairs.push(slot);
       byRef.set(slot.id, slot);
       byId.push(call.id, slot);

@@ -29,7 +29,8 @@ function stringifyValue(value: unknown): string {
 function contentText(content: unknown, index: number, where: string, dialect: Dialect, payload: Payload): string {
   if (content === null || content === undefined) return '';
   if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) throw new FoldInputError(index, `${where} must be a string, an array of blocks or null, got ${typeof content}`);
+  if (!Array.isArray(content))
+    throw new FoldInputError(index, `${where} must be a string, an array of blocks or null, got ${typeof content}`);
   const pieces: string[] = [];
   for (const block of content) {
     if (typeof block === 'string') pieces.push(block);
@@ -71,7 +72,13 @@ interface Parts {
   payload: Payload;
 }
 
-function readOpenAi(message: ProviderMessage, role: CanonicalRole, index: number, ledger: ToolCallLedger, parts: Parts): void {
+function readOpenAi(
+  message: ProviderMessage,
+  role: CanonicalRole,
+  index: number,
+  ledger: ToolCallLedger,
+  parts: Parts,
+): void {
   parts.text.push(contentText(message.content, index, 'content', 'openai', parts.payload));
   if (typeof message.reasoning_content === 'string') parts.reasoning.push(message.reasoning_content);
   if (message.tool_calls !== undefined && message.tool_calls !== null) {
@@ -79,7 +86,8 @@ function readOpenAi(message: ProviderMessage, role: CanonicalRole, index: number
     if (!Array.isArray(message.tool_calls)) throw new FoldInputError(index, 'tool_calls must be an array');
     message.tool_calls.forEach((raw: unknown, n: number) => {
       const fn = isRecord(raw) ? raw.function : undefined;
-      if (!isRecord(raw) || !isRecord(fn) || typeof fn.name !== 'string') throw new FoldInputError(index, `tool_calls[${n}] needs function.name`);
+      if (!isRecord(raw) || !isRecord(fn) || typeof fn.name !== 'string')
+        throw new FoldInputError(index, `tool_calls[${n}] needs function.name`);
       const hasId = typeof raw.id === 'string' && raw.id !== '';
       const input = parseArguments(fn.arguments);
       if (typeof fn.arguments === 'string') checkValueShape(input, index, `tool_calls[${n}].function.arguments`);
@@ -92,8 +100,18 @@ function readOpenAi(message: ProviderMessage, role: CanonicalRole, index: number
     const callId = typeof message.tool_call_id === 'string' ? message.tool_call_id : undefined;
     const fallbackName = typeof message.name === 'string' ? message.name : undefined;
     const answered = ledger.close(callId, callId === undefined ? fallbackName : undefined);
-    if (answered === undefined) throw new FoldInputError(index, `tool result ${JSON.stringify(callId ?? fallbackName ?? '')} answers no pending tool call`);
-    parts.results.push({ callId: callId ?? `name:${answered.name}`, name: answered.name, callRef: answered.ref, text: parts.text.pop() ?? '', isError: false });
+    if (answered === undefined)
+      throw new FoldInputError(
+        index,
+        `tool result ${JSON.stringify(callId ?? fallbackName ?? '')} answers no pending tool call`,
+      );
+    parts.results.push({
+      callId: callId ?? `name:${answered.name}`,
+      name: answered.name,
+      callRef: answered.ref,
+      text: parts.text.pop() ?? '',
+      isError: false,
+    });
   }
 }
 
@@ -103,7 +121,8 @@ function readAnthropic(message: ProviderMessage, index: number, ledger: ToolCall
     parts.text.push(content ?? '');
     return;
   }
-  if (!Array.isArray(content)) throw new FoldInputError(index, `content must be a string or an array of blocks, got ${typeof content}`);
+  if (!Array.isArray(content))
+    throw new FoldInputError(index, `content must be a string or an array of blocks, got ${typeof content}`);
   content.forEach((block: unknown, n: number) => {
     if (typeof block === 'string') return void parts.text.push(block);
     if (!isRecord(block)) throw new FoldInputError(index, `content[${n}] is not a block`);
@@ -119,7 +138,11 @@ function readAnthropic(message: ProviderMessage, index: number, ledger: ToolCall
       case 'tool_use': {
         if (typeof block.name !== 'string') throw new FoldInputError(index, `content[${n}] tool_use needs a name`);
         const hasId = typeof block.id === 'string' && block.id !== '';
-        const call: ToolCall = { id: hasId ? (block.id as string) : `#${index}.${n}`, name: block.name, input: block.input ?? {} };
+        const call: ToolCall = {
+          id: hasId ? (block.id as string) : `#${index}.${n}`,
+          name: block.name,
+          input: block.input ?? {},
+        };
         ledger.open(call, hasId, `${index}.${parts.calls.length}`);
         parts.calls.push(call);
         return;
@@ -127,8 +150,18 @@ function readAnthropic(message: ProviderMessage, index: number, ledger: ToolCall
       case 'tool_result': {
         const callId = typeof block.tool_use_id === 'string' ? block.tool_use_id : undefined;
         const answered = ledger.close(callId, undefined);
-        if (answered === undefined) throw new FoldInputError(index, `content[${n}] tool_result ${JSON.stringify(callId ?? '')} answers no pending tool_use`);
-        parts.results.push({ callId: callId as string, name: answered.name, callRef: answered.ref, text: contentText(block.content, index, `content[${n}].content`, 'anthropic', parts.payload), isError: block.is_error === true });
+        if (answered === undefined)
+          throw new FoldInputError(
+            index,
+            `content[${n}] tool_result ${JSON.stringify(callId ?? '')} answers no pending tool_use`,
+          );
+        parts.results.push({
+          callId: callId as string,
+          name: answered.name,
+          callRef: answered.ref,
+          text: contentText(block.content, index, `content[${n}].content`, 'anthropic', parts.payload),
+          isError: block.is_error === true,
+        });
         return;
       }
       default:
@@ -159,10 +192,22 @@ function readGemini(message: ProviderMessage, index: number, ledger: ToolCallLed
       const response = part.functionResponse;
       const callId = typeof response.id === 'string' && response.id !== '' ? response.id : undefined;
       const answered = ledger.close(callId, typeof response.name === 'string' ? response.name : undefined);
-      if (answered === undefined) throw new FoldInputError(index, `parts[${n}].functionResponse ${JSON.stringify(callId ?? response.name ?? '')} answers no pending functionCall`);
+      if (answered === undefined)
+        throw new FoldInputError(
+          index,
+          `parts[${n}].functionResponse ${JSON.stringify(callId ?? response.name ?? '')} answers no pending functionCall`,
+        );
       const body = isRecord(response.response) ? response.response : {};
-      const text = stringifyValue(body.output ?? body.result ?? body.content ?? (body.error === undefined ? response.response : body.error));
-      parts.results.push({ callId: callId ?? `name:${answered.name}`, name: answered.name, callRef: answered.ref, text, isError: body.error !== undefined });
+      const text = stringifyValue(
+        body.output ?? body.result ?? body.content ?? (body.error === undefined ? response.response : body.error),
+      );
+      parts.results.push({
+        callId: callId ?? `name:${answered.name}`,
+        name: answered.name,
+        callRef: answered.ref,
+        text,
+        isError: body.error !== undefined,
+      });
     } else {
       const kind = Object.keys(part)[0] ?? 'part';
       parts.text.push(`[${kind}]`);
@@ -172,12 +217,22 @@ function readGemini(message: ProviderMessage, index: number, ledger: ToolCallLed
 }
 
 /** Reads one provider message into canonical form, pairing results through the ledger. */
-export function readMessage(message: unknown, index: number, dialect: Dialect, ledger: ToolCallLedger): CanonicalMessage {
-  if (!isRecord(message)) throw new FoldInputError(index, `expected a message object, got ${message === null ? 'null' : Array.isArray(message) ? 'an array' : typeof message}`);
+export function readMessage(
+  message: unknown,
+  index: number,
+  dialect: Dialect,
+  ledger: ToolCallLedger,
+): CanonicalMessage {
+  if (!isRecord(message))
+    throw new FoldInputError(
+      index,
+      `expected a message object, got ${message === null ? 'null' : Array.isArray(message) ? 'an array' : typeof message}`,
+    );
   // every later walk (arguments, fingerprints, the host's JSON.stringify) may then recurse safely
   checkValueShape(message, index);
   if (dialect === 'openai-responses' || dialect === 'ai-sdk') {
-    const reading = dialect === 'ai-sdk' ? readModelMessage(message, index, ledger) : readResponsesItem(message, index, ledger);
+    const reading =
+      dialect === 'ai-sdk' ? readModelMessage(message, index, ledger) : readResponsesItem(message, index, ledger);
     return canonicalMessage(index, reading.role, reading.sourceRole, reading);
   }
   const role = roleOf(message.role, dialect, index);
@@ -188,12 +243,24 @@ export function readMessage(message: unknown, index: number, dialect: Dialect, l
   return canonicalMessage(index, role, message.role as string, parts);
 }
 
-function canonicalMessage(index: number, role: CanonicalRole, sourceRole: string, parts: Omit<Parts, 'payload'> & { readonly payload?: Payload }): CanonicalMessage {
+function canonicalMessage(
+  index: number,
+  role: CanonicalRole,
+  sourceRole: string,
+  parts: Omit<Parts, 'payload'> & { readonly payload?: Payload },
+): CanonicalMessage {
   const text = parts.text.filter((piece) => piece !== '').join('\n');
   const isTurnBoundary = role === 'user' && text.trim() !== '' && !text.startsWith(SYNTHETIC_MARKER);
   const payload = parts.payload;
   return {
-    index, role, sourceRole, text, reasoning: parts.reasoning.join('\n'), toolCalls: parts.calls, toolResults: parts.results, isTurnBoundary,
+    index,
+    role,
+    sourceRole,
+    text,
+    reasoning: parts.reasoning.join('\n'),
+    toolCalls: parts.calls,
+    toolResults: parts.results,
+    isTurnBoundary,
     // most messages are prose only: the payload fields appear only when there is something to count
     ...(payload?.attachments.length ? { attachments: payload.attachments.join('\n') } : {}),
     ...(payload?.opaque.length ? { opaque: payload.opaque.join('\n') } : {}),

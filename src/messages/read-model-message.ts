@@ -8,10 +8,21 @@ import type { CanonicalRole, ProviderMessage, ToolCall } from './types.ts';
  * string or parts, `tool` with `tool-result` parts that answer `tool-call` parts by `toolCallId`.
  */
 
-const ROLES: Readonly<Record<string, CanonicalRole>> = { system: 'system', user: 'user', assistant: 'assistant', tool: 'tool' };
+const ROLES: Readonly<Record<string, CanonicalRole>> = {
+  system: 'system',
+  user: 'user',
+  assistant: 'assistant',
+  tool: 'tool',
+};
 
 /** Part types only the AI SDK uses (the kebab-case ones; `text` is everyone's). */
-const MODEL_MESSAGE_PARTS = new Set(['tool-call', 'tool-result', 'reasoning', 'tool-approval-request', 'tool-approval-response']);
+const MODEL_MESSAGE_PARTS = new Set([
+  'tool-call',
+  'tool-result',
+  'reasoning',
+  'tool-approval-request',
+  'tool-approval-response',
+]);
 
 /** Whether a message can only be an AI SDK `ModelMessage`. */
 export function tellsModelMessage(message: ProviderMessage): boolean {
@@ -29,11 +40,16 @@ export function tellsModelMessage(message: ProviderMessage): boolean {
 
 /** Text of a tool result's `output` and whether it reports a failure. */
 function outputOf(output: unknown, index: number, where: string): { text: string; isError: boolean } {
-  if (!isRecord(output) || typeof output.type !== 'string') throw new FoldInputError(index, `${where}.output must be an object with a type (text, json, error-text, error-json, content), got ${kindOf(output)}`);
+  if (!isRecord(output) || typeof output.type !== 'string')
+    throw new FoldInputError(
+      index,
+      `${where}.output must be an object with a type (text, json, error-text, error-json, content), got ${kindOf(output)}`,
+    );
   switch (output.type) {
     case 'text':
     case 'error-text':
-      if (typeof output.value !== 'string') throw new FoldInputError(index, `${where}.output.value must be a string for type ${output.type}`);
+      if (typeof output.value !== 'string')
+        throw new FoldInputError(index, `${where}.output.value must be a string for type ${output.type}`);
       return { text: output.value, isError: output.type === 'error-text' };
     case 'json':
     case 'error-json':
@@ -41,9 +57,11 @@ function outputOf(output: unknown, index: number, where: string): { text: string
     case 'execution-denied':
       return { text: typeof output.reason === 'string' ? output.reason : 'execution denied', isError: true };
     case 'content': {
-      if (!Array.isArray(output.value)) throw new FoldInputError(index, `${where}.output.value must be an array for type content`);
+      if (!Array.isArray(output.value))
+        throw new FoldInputError(index, `${where}.output.value must be an array for type content`);
       const pieces = output.value.map((item: unknown, n: number) => {
-        if (!isRecord(item) || typeof item.type !== 'string') throw new FoldInputError(index, `${where}.output.value[${n}] needs a string type`);
+        if (!isRecord(item) || typeof item.type !== 'string')
+          throw new FoldInputError(index, `${where}.output.value[${n}] needs a string type`);
         return item.type === 'text' && typeof item.text === 'string' ? item.text : `[${item.type}]`;
       });
       return { text: pieces.join('\n'), isError: false };
@@ -55,19 +73,31 @@ function outputOf(output: unknown, index: number, where: string): { text: string
 
 export function readModelMessage(message: ProviderMessage, index: number, ledger: ToolCallLedger): DialectReading {
   const role = ROLES[String(message.role)];
-  if (role === undefined) throw new FoldInputError(index, `unknown role ${JSON.stringify(message.role)} for an AI SDK message`);
-  const reading: DialectReading = { role, sourceRole: message.role as string, text: [], reasoning: [], calls: [], results: [] };
+  if (role === undefined)
+    throw new FoldInputError(index, `unknown role ${JSON.stringify(message.role)} for an AI SDK message`);
+  const reading: DialectReading = {
+    role,
+    sourceRole: message.role as string,
+    text: [],
+    reasoning: [],
+    calls: [],
+    results: [],
+  };
   const content = message.content;
   if (typeof content === 'string') {
-    if (role === 'tool') throw new FoldInputError(index, 'content of a tool message must be an array of tool-result parts');
+    if (role === 'tool')
+      throw new FoldInputError(index, 'content of a tool message must be an array of tool-result parts');
     reading.text.push(content);
     return reading;
   }
-  if (role === 'system') throw new FoldInputError(index, `content of a system message must be a string, got ${kindOf(content)}`);
-  if (!Array.isArray(content)) throw new FoldInputError(index, `content must be a string or an array of parts, got ${kindOf(content)}`);
+  if (role === 'system')
+    throw new FoldInputError(index, `content of a system message must be a string, got ${kindOf(content)}`);
+  if (!Array.isArray(content))
+    throw new FoldInputError(index, `content must be a string or an array of parts, got ${kindOf(content)}`);
   content.forEach((part: unknown, n: number) => {
     const where = `content[${n}]`;
-    if (!isRecord(part) || typeof part.type !== 'string') throw new FoldInputError(index, `${where} needs a string type`);
+    if (!isRecord(part) || typeof part.type !== 'string')
+      throw new FoldInputError(index, `${where} needs a string type`);
     switch (part.type) {
       case 'text':
         if (typeof part.text !== 'string') throw new FoldInputError(index, `${where}.text must be a string`);
@@ -79,7 +109,8 @@ export function readModelMessage(message: ProviderMessage, index: number, ledger
         return;
       case 'tool-call': {
         if (role !== 'assistant') throw new FoldInputError(index, `${where} is a tool-call on a ${role} message`);
-        if (typeof part.toolCallId !== 'string' || part.toolCallId === '') throw new FoldInputError(index, `${where}.toolCallId must be a non-empty string`);
+        if (typeof part.toolCallId !== 'string' || part.toolCallId === '')
+          throw new FoldInputError(index, `${where}.toolCallId must be a non-empty string`);
         if (typeof part.toolName !== 'string') throw new FoldInputError(index, `${where}.toolName must be a string`);
         if (!('input' in part)) throw new FoldInputError(index, `${where}.input is missing`);
         const call: ToolCall = { id: part.toolCallId, name: part.toolName, input: part.input ?? {} };
@@ -88,11 +119,17 @@ export function readModelMessage(message: ProviderMessage, index: number, ledger
         return;
       }
       case 'tool-result': {
-        if (role !== 'tool' && role !== 'assistant') throw new FoldInputError(index, `${where} is a tool-result on a ${role} message`);
-        if (typeof part.toolCallId !== 'string' || part.toolCallId === '') throw new FoldInputError(index, `${where}.toolCallId must be a non-empty string`);
+        if (role !== 'tool' && role !== 'assistant')
+          throw new FoldInputError(index, `${where} is a tool-result on a ${role} message`);
+        if (typeof part.toolCallId !== 'string' || part.toolCallId === '')
+          throw new FoldInputError(index, `${where}.toolCallId must be a non-empty string`);
         const { text, isError } = outputOf(part.output, index, where);
         const answered = ledger.close(part.toolCallId, undefined);
-        if (answered === undefined) throw new FoldInputError(index, `${where} tool-result ${JSON.stringify(part.toolCallId)} answers no pending tool-call`);
+        if (answered === undefined)
+          throw new FoldInputError(
+            index,
+            `${where} tool-result ${JSON.stringify(part.toolCallId)} answers no pending tool-call`,
+          );
         reading.results.push({ callId: part.toolCallId, name: answered.name, callRef: answered.ref, text, isError });
         return;
       }

@@ -31,7 +31,8 @@ export function tellsResponsesItem(message: ProviderMessage): boolean {
   if (typeof message.type === 'string' && message.type !== 'message') return true;
   if (message.type === 'message' && typeof message.content === 'string') return true;
   if (!Array.isArray(message.content)) return false;
-  for (const part of message.content as unknown[]) if (isRecord(part) && typeof part.type === 'string' && RESPONSES_PARTS.has(part.type)) return true;
+  for (const part of message.content as unknown[])
+    if (isRecord(part) && typeof part.type === 'string' && RESPONSES_PARTS.has(part.type)) return true;
   return false;
 }
 
@@ -42,15 +43,22 @@ export function isResponsesStepItem(message: ProviderMessage): boolean {
   return typeof type === 'string' && !OUTPUT_ITEMS.has(type);
 }
 
-const MESSAGE_ROLES: Readonly<Record<string, CanonicalRole>> = { user: 'user', assistant: 'assistant', system: 'system', developer: 'system' };
+const MESSAGE_ROLES: Readonly<Record<string, CanonicalRole>> = {
+  user: 'user',
+  assistant: 'assistant',
+  system: 'system',
+  developer: 'system',
+};
 
 function contentText(content: unknown, index: number, where: string): string {
   if (content === null || content === undefined) return '';
   if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) throw new FoldInputError(index, `${where} must be a string or an array of content parts, got ${kindOf(content)}`);
+  if (!Array.isArray(content))
+    throw new FoldInputError(index, `${where} must be a string or an array of content parts, got ${kindOf(content)}`);
   return content
     .map((part: unknown, n: number) => {
-      if (!isRecord(part) || typeof part.type !== 'string') throw new FoldInputError(index, `${where}[${n}] needs a string type`);
+      if (!isRecord(part) || typeof part.type !== 'string')
+        throw new FoldInputError(index, `${where}[${n}] needs a string type`);
       if (typeof part.text === 'string') return part.text;
       if (part.type === 'refusal' && typeof part.refusal === 'string') return part.refusal;
       return `[${part.type}]`;
@@ -60,7 +68,8 @@ function contentText(content: unknown, index: number, where: string): string {
 
 function requireString(item: ProviderMessage, field: string, index: number): string {
   const value = item[field];
-  if (typeof value !== 'string' || value === '') throw new FoldInputError(index, `${String(item.type)} needs a non-empty string ${field}, got ${kindOf(value)}`);
+  if (typeof value !== 'string' || value === '')
+    throw new FoldInputError(index, `${String(item.type)} needs a non-empty string ${field}, got ${kindOf(value)}`);
   return value;
 }
 
@@ -68,25 +77,34 @@ function requireString(item: ProviderMessage, field: string, index: number): str
 function callInput(item: ProviderMessage, index: number): unknown {
   switch (item.type) {
     case 'function_call':
-      if (typeof item.arguments !== 'string') throw new FoldInputError(index, `function_call needs a string arguments, got ${kindOf(item.arguments)}`);
+      if (typeof item.arguments !== 'string')
+        throw new FoldInputError(index, `function_call needs a string arguments, got ${kindOf(item.arguments)}`);
       return parseArguments(item.arguments);
     case 'custom_tool_call':
-      if (typeof item.input !== 'string') throw new FoldInputError(index, `custom_tool_call needs a string input, got ${kindOf(item.input)}`);
+      if (typeof item.input !== 'string')
+        throw new FoldInputError(index, `custom_tool_call needs a string input, got ${kindOf(item.input)}`);
       return item.input;
     case 'shell_call': {
       const commands = isRecord(item.action) ? item.action.commands : undefined;
-      if (!Array.isArray(commands) || !commands.every((command) => typeof command === 'string')) throw new FoldInputError(index, 'shell_call needs action.commands, an array of strings');
+      if (!Array.isArray(commands) || !commands.every((command) => typeof command === 'string'))
+        throw new FoldInputError(index, 'shell_call needs action.commands, an array of strings');
       return { command: commands.join('\n') };
     }
     case 'local_shell_call': {
       const command = isRecord(item.action) ? item.action.command : undefined;
-      if (!Array.isArray(command) || !command.every((part) => typeof part === 'string')) throw new FoldInputError(index, 'local_shell_call needs action.command, an array of strings');
+      if (!Array.isArray(command) || !command.every((part) => typeof part === 'string'))
+        throw new FoldInputError(index, 'local_shell_call needs action.command, an array of strings');
       return { command: command.join(' ') };
     }
     case 'apply_patch_call': {
       const operation = item.operation;
-      if (!isRecord(operation) || typeof operation.type !== 'string' || typeof operation.path !== 'string') throw new FoldInputError(index, 'apply_patch_call needs operation.type and operation.path');
-      return { path: operation.path, operation: operation.type, ...(typeof operation.diff === 'string' ? { diff: operation.diff } : {}) };
+      if (!isRecord(operation) || typeof operation.type !== 'string' || typeof operation.path !== 'string')
+        throw new FoldInputError(index, 'apply_patch_call needs operation.type and operation.path');
+      return {
+        path: operation.path,
+        operation: operation.type,
+        ...(typeof operation.diff === 'string' ? { diff: operation.diff } : {}),
+      };
     }
     default:
       return item.action ?? {};
@@ -97,12 +115,14 @@ function callInput(item: ProviderMessage, index: number): unknown {
 function outputOf(item: ProviderMessage, index: number): { text: string; isError: boolean } {
   switch (item.type) {
     case 'shell_call_output': {
-      if (!Array.isArray(item.output)) throw new FoldInputError(index, `shell_call_output needs an output array, got ${kindOf(item.output)}`);
+      if (!Array.isArray(item.output))
+        throw new FoldInputError(index, `shell_call_output needs an output array, got ${kindOf(item.output)}`);
       let isError = false;
       const pieces = item.output.map((chunk: unknown, n: number) => {
         if (!isRecord(chunk)) throw new FoldInputError(index, `shell_call_output output[${n}] is not an object`);
         const outcome = isRecord(chunk.outcome) ? chunk.outcome : {};
-        if (outcome.type === 'timeout' || (typeof outcome.exit_code === 'number' && outcome.exit_code !== 0)) isError = true;
+        if (outcome.type === 'timeout' || (typeof outcome.exit_code === 'number' && outcome.exit_code !== 0))
+          isError = true;
         return [valueText(chunk.stdout), valueText(chunk.stderr)].filter((text) => text !== '').join('\n');
       });
       return { text: pieces.join('\n'), isError };
@@ -110,7 +130,10 @@ function outputOf(item: ProviderMessage, index: number): { text: string; isError
     case 'apply_patch_call_output':
       return { text: valueText(item.output), isError: item.status === 'failed' };
     case 'computer_call_output':
-      return { text: isRecord(item.output) ? `[${String(item.output.type ?? 'output')}]` : valueText(item.output), isError: false };
+      return {
+        text: isRecord(item.output) ? `[${String(item.output.type ?? 'output')}]` : valueText(item.output),
+        isError: false,
+      };
     default:
       return { text: contentText(item.output, index, `${String(item.type)} output`), isError: false };
   }
@@ -120,18 +143,31 @@ function reasoningText(item: ProviderMessage): string {
   const pieces: string[] = [];
   for (const field of ['summary', 'content'] as const) {
     const parts = item[field];
-    if (Array.isArray(parts)) for (const part of parts) if (isRecord(part) && typeof part.text === 'string') pieces.push(part.text);
+    if (Array.isArray(parts))
+      for (const part of parts) if (isRecord(part) && typeof part.text === 'string') pieces.push(part.text);
   }
   return pieces.join('\n');
 }
 
 export function readResponsesItem(item: ProviderMessage, index: number, ledger: ToolCallLedger): DialectReading {
-  const reading: DialectReading = { role: 'assistant', sourceRole: 'assistant', text: [], reasoning: [], calls: [], results: [] };
+  const reading: DialectReading = {
+    role: 'assistant',
+    sourceRole: 'assistant',
+    text: [],
+    reasoning: [],
+    calls: [],
+    results: [],
+  };
   const type = item.type;
   if (type === undefined || type === 'message') {
     const role = MESSAGE_ROLES[String(item.role)];
-    if (role === undefined) throw new FoldInputError(index, `unknown role ${JSON.stringify(item.role)} for a Responses message item`);
-    if (item.content === undefined || item.content === null) throw new FoldInputError(index, `a Responses message item needs content, a string or an array of content parts, got ${kindOf(item.content)}`);
+    if (role === undefined)
+      throw new FoldInputError(index, `unknown role ${JSON.stringify(item.role)} for a Responses message item`);
+    if (item.content === undefined || item.content === null)
+      throw new FoldInputError(
+        index,
+        `a Responses message item needs content, a string or an array of content parts, got ${kindOf(item.content)}`,
+      );
     reading.text.push(contentText(item.content, index, 'content'));
     return { ...reading, role, sourceRole: item.role as string };
   }
@@ -147,10 +183,16 @@ export function readResponsesItem(item: ProviderMessage, index: number, ledger: 
   }
   if (OUTPUT_ITEMS.has(type)) {
     // local_shell_call_output names its call by `id` in the published type, by `call_id` in the guides
-    const callId = typeof item.call_id === 'string' ? item.call_id : type === 'local_shell_call_output' && typeof item.id === 'string' ? item.id : undefined;
+    const callId =
+      typeof item.call_id === 'string'
+        ? item.call_id
+        : type === 'local_shell_call_output' && typeof item.id === 'string'
+          ? item.id
+          : undefined;
     if (callId === undefined) throw new FoldInputError(index, `${type} needs a string call_id`);
     const answered = ledger.close(callId, undefined);
-    if (answered === undefined) throw new FoldInputError(index, `${type} ${JSON.stringify(callId)} answers no pending call`);
+    if (answered === undefined)
+      throw new FoldInputError(index, `${type} ${JSON.stringify(callId)} answers no pending call`);
     const { text, isError } = outputOf(item, index);
     reading.results.push({ callId, name: answered.name, callRef: answered.ref, text, isError });
     return { ...reading, role: 'tool', sourceRole: 'tool' };

@@ -33,7 +33,10 @@ interface SyncUndo {
 /** A count the rest of the engine can do arithmetic on, or a typed error naming the message. */
 function checkedCount(tokens: unknown, index: number): number {
   if (typeof tokens !== 'number' || !Number.isFinite(tokens) || tokens < 0)
-    throw new FoldOptionsError('countTokens', `countTokens must return a non-negative finite number of tokens; it returned ${typeof tokens === 'string' ? JSON.stringify(tokens) : typeof tokens === 'number' ? String(tokens) : typeof tokens} for message ${index}`);
+    throw new FoldOptionsError(
+      'countTokens',
+      `countTokens must return a non-negative finite number of tokens; it returned ${typeof tokens === 'string' ? JSON.stringify(tokens) : typeof tokens === 'number' ? String(tokens) : typeof tokens} for message ${index}`,
+    );
   // fractional counts round up: the view stays under its ceiling and stored counts stay whole
   return Math.ceil(tokens);
 }
@@ -81,7 +84,11 @@ export class Transcript {
 
   /** Brings the transcript in line with `history`; returns the first index that changed, or -1 when it only grew. */
   sync(history: readonly ProviderMessage[]): number {
-    if (!Array.isArray(history)) throw new FoldInputError(-1, `history must be an array of messages, got ${history === null ? 'null' : typeof history}`);
+    if (!Array.isArray(history))
+      throw new FoldInputError(
+        -1,
+        `history must be an array of messages, got ${history === null ? 'null' : typeof history}`,
+      );
     this.undo = null;
     const { dialect, certain } = readDialect(history);
     let firstChange = -1;
@@ -113,7 +120,8 @@ export class Transcript {
       const message = readMessage(history[i], i, dialect, ledger);
       // kept for every dialect, so that a text-only start later settled as Responses or AI SDK lines up
       const previous = i > from ? added[i - from - 1] : from > 0 ? this.messages[from - 1] : undefined;
-      const continuesStep = dialect === 'openai-responses' && message.role === 'assistant' && previous?.role === 'assistant';
+      const continuesStep =
+        dialect === 'openai-responses' && message.role === 'assistant' && previous?.role === 'assistant';
       // a Responses step is one model turn split into items: rendered once, as the chat dialects render it, not once per item
       const rendered = plainMessageText(message, countsReasoning);
       const plain = continuesStep ? rendered.slice(message.sourceRole.length + 3) : rendered;
@@ -128,7 +136,18 @@ export class Transcript {
       dialectCertain: this.dialectCertain,
       ledger: this.ledger,
       ...(firstChange >= 0
-        ? { before: { messages: [...this.messages], fingerprints: [...this.fingerprintCache], tokens: [...this.tokens], prefixTokens: [...this.prefixTokens], prefixChars: [...this.prefixChars], prefixTurns: [...this.prefixTurns], sources: [...this.sources], stepSafeCuts: [...this.stepSafeCuts] } }
+        ? {
+            before: {
+              messages: [...this.messages],
+              fingerprints: [...this.fingerprintCache],
+              tokens: [...this.tokens],
+              prefixTokens: [...this.prefixTokens],
+              prefixChars: [...this.prefixChars],
+              prefixTurns: [...this.prefixTurns],
+              sources: [...this.sources],
+              stepSafeCuts: [...this.stepSafeCuts],
+            },
+          }
         : {}),
       openCalls: this.openCalls,
     };
@@ -206,7 +225,8 @@ export class Transcript {
   get phrases(): PhraseIndex {
     for (; this.phrasesIndexed < this.messages.length; this.phrasesIndexed++) {
       const message = this.messages[this.phrasesIndexed];
-      if (message.role === 'assistant' || message.role === 'user') this.phraseIndex.addMessage([message.text, ...message.toolCalls.map((call) => argumentValues(call.input))]);
+      if (message.role === 'assistant' || message.role === 'user')
+        this.phraseIndex.addMessage([message.text, ...message.toolCalls.map((call) => argumentValues(call.input))]);
     }
     return this.phraseIndex;
   }
@@ -252,7 +272,11 @@ export class Transcript {
     if (!last) return true;
     if (!readsInSteps(this.dialect)) return last.toolCalls.length === 0;
     const source = this.sources[this.sources.length - 1] as ProviderMessage;
-    return this.openCalls === 0 && last.toolCalls.length === 0 && !(this.dialect === 'openai-responses' && source.type === 'reasoning');
+    return (
+      this.openCalls === 0 &&
+      last.toolCalls.length === 0 &&
+      !(this.dialect === 'openai-responses' && source.type === 'reasoning')
+    );
   }
 
   /** The earliest message whose call is answered at or after `index`: a binary search of the suffix-minimum staircase. */

@@ -23,7 +23,8 @@ function pathOf(segments: readonly string[]): string {
   return path || 'the message';
 }
 
-const segmentOf = (key: string | number): string => (typeof key === 'number' ? `[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`);
+const segmentOf = (key: string | number): string =>
+  typeof key === 'number' ? `[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 
 /**
  * Checks that a value is a finite tree: no cycle, at most `MAX_VALUE_DEPTH` deep. Iterative, so
@@ -37,8 +38,13 @@ export function checkValueShape(value: unknown, index: number, field = ''): void
   const segments: string[] = [field];
   const frames: Array<{ value: object; keys: Array<string | number>; next: number }> = [];
   const enter = (child: object): void => {
-    if (onPath.has(child)) throw new FoldInputError(index, `${pathOf(segments)} refers back to itself: cyclic values cannot be sent to a provider`);
-    if (frames.length >= MAX_VALUE_DEPTH) throw new FoldInputError(index, `${pathOf(segments)} is nested more than ${MAX_VALUE_DEPTH} levels deep`);
+    if (onPath.has(child))
+      throw new FoldInputError(
+        index,
+        `${pathOf(segments)} refers back to itself: cyclic values cannot be sent to a provider`,
+      );
+    if (frames.length >= MAX_VALUE_DEPTH)
+      throw new FoldInputError(index, `${pathOf(segments)} is nested more than ${MAX_VALUE_DEPTH} levels deep`);
     onPath.add(child);
     frames.push({ value: child, keys: Array.isArray(child) ? child.map((_, n) => n) : Object.keys(child), next: 0 });
   };

@@ -9,7 +9,10 @@ import { cutAfter, cutBefore } from '../text/safe-cut.ts';
 export function writeSyntheticMessage(dialect: Dialect, role: 'user' | 'assistant', text: string): ProviderMessage {
   if (dialect === 'gemini') return { role: role === 'assistant' ? 'model' : 'user', parts: [{ text }] };
   // Responses: an input message; assistant text as a plain string, which input messages allow without an item id
-  if (dialect === 'openai-responses') return role === 'user' ? { type: 'message', role, content: [{ type: 'input_text', text }] } : { type: 'message', role, content: text };
+  if (dialect === 'openai-responses')
+    return role === 'user'
+      ? { type: 'message', role, content: [{ type: 'input_text', text }] }
+      : { type: 'message', role, content: text };
   // AI SDK: text parts, so a host can put providerOptions (a cache breakpoint) on them
   if (dialect === 'ai-sdk') return { role, content: [{ type: 'text', text }] };
   if (dialect === 'anthropic') return { role, content: [{ type: 'text', text }] };
@@ -82,7 +85,8 @@ export function clipProviderMessage(message: ProviderMessage, maxChars: number, 
   if (dialect === 'ai-sdk') return clipModelMessage(message, clip);
   const walk = (value: unknown, key: string): unknown => {
     // OpenAI chat: a call's arguments are JSON text
-    if (typeof value === 'string') return key === 'arguments' ? clipArgumentsText(value, clip) : CLIP_KEYS.has(key) ? clip(value) : value;
+    if (typeof value === 'string')
+      return key === 'arguments' ? clipArgumentsText(value, clip) : CLIP_KEYS.has(key) ? clip(value) : value;
     if (Array.isArray(value)) return value.map((item) => walk(item, key));
     if (value !== null && typeof value === 'object') {
       const record = value as Record<string, unknown>;
@@ -93,7 +97,12 @@ export function clipProviderMessage(message: ProviderMessage, maxChars: number, 
       const callInput = record.type === 'tool_use' ? 'input' : key === 'functionCall' ? 'args' : undefined;
       for (const [childKey, child] of Object.entries(record)) {
         if (childKey === callInput) setOwn(out, childKey, clipArgumentValues(child, clip));
-        else setOwn(out, childKey, textSource && childKey === 'data' && typeof child === 'string' ? clip(child) : walk(child, childKey));
+        else
+          setOwn(
+            out,
+            childKey,
+            textSource && childKey === 'data' && typeof child === 'string' ? clip(child) : walk(child, childKey),
+          );
       }
       return out;
     }

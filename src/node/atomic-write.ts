@@ -58,9 +58,17 @@ async function replaceAtomically(path: string, text: string): Promise<number> {
  * either: temp file in the same directory, fsync, rename. `backup` keeps the old bytes first;
  * `mode: 'dry-run'` writes `<path>.warpfold-dry-run` and leaves `path` untouched.
  */
-export async function writeFileAtomic(path: string, text: string, options: AtomicWriteOptions = {}): Promise<AtomicWriteResult> {
+export async function writeFileAtomic(
+  path: string,
+  text: string,
+  options: AtomicWriteOptions = {},
+): Promise<AtomicWriteResult> {
   const mode = options.mode ?? 'write';
-  if (mode !== 'write' && mode !== 'dry-run') throw new FoldOptionsError('mode', `writeFileAtomic: mode must be 'write' or 'dry-run', got ${JSON.stringify(mode)}`);
+  if (mode !== 'write' && mode !== 'dry-run')
+    throw new FoldOptionsError(
+      'mode',
+      `writeFileAtomic: mode must be 'write' or 'dry-run', got ${JSON.stringify(mode)}`,
+    );
   if (mode === 'dry-run') {
     const sidecar = `${path}${DRY_RUN_SUFFIX}`;
     return { path: sidecar, mode, bytes: await replaceAtomically(sidecar, text) };

@@ -14,7 +14,10 @@ import { ClaudeSessionFolder, defaultClaudeHome, type ClaudeFoldRecord } from '.
 export const DEFAULT_FOLD_VIEW_SHARE = 0.5;
 
 /** The fold session options a loop uses: the caller's, with the ceiling defaulting to a share of the trigger. */
-export function loopFoldSessionOptions(foldAtTokens: number, options: FoldSessionOptions | undefined): FoldSessionOptions {
+export function loopFoldSessionOptions(
+  foldAtTokens: number,
+  options: FoldSessionOptions | undefined,
+): FoldSessionOptions {
   return { pressureCeiling: Math.floor(foldAtTokens * DEFAULT_FOLD_VIEW_SHARE), ...options };
 }
 
@@ -93,10 +96,21 @@ export class ClaudeCliFoldLoop {
   private running: Running | null = null;
 
   constructor(private readonly options: ClaudeCliFoldLoopOptions) {
-    if (!(options.foldAtTokens > 0)) throw new FoldOptionsError('foldAtTokens', `ClaudeCliFoldLoop: foldAtTokens must be a positive number, got ${String(options.foldAtTokens)}`);
+    if (!(options.foldAtTokens > 0))
+      throw new FoldOptionsError(
+        'foldAtTokens',
+        `ClaudeCliFoldLoop: foldAtTokens must be a positive number, got ${String(options.foldAtTokens)}`,
+      );
     this.claudeHome = options.claudeHome ?? defaultClaudeHome(options.env ?? process.env);
     this.sessionId = options.resumeSessionId ?? null;
-    this.folder = new ClaudeSessionFolder({ cwd: options.cwd, claudeHome: this.claudeHome, foldSession: loopFoldSessionOptions(options.foldAtTokens, options.foldSession), mode: options.mode, backup: options.backup, now: options.now });
+    this.folder = new ClaudeSessionFolder({
+      cwd: options.cwd,
+      claudeHome: this.claudeHome,
+      foldSession: loopFoldSessionOptions(options.foldAtTokens, options.foldSession),
+      mode: options.mode,
+      backup: options.backup,
+      now: options.now,
+    });
   }
 
   /** The session JSONL the CLI writes, once the session id is known. */
@@ -113,14 +127,26 @@ export class ClaudeCliFoldLoop {
         if (event.type === 'assistant' && event.usage !== undefined) lastAssistantUsage = event.usage;
         if (event.type === 'result') resolve(event);
       };
-      running.exited.then((code) => reject(new ClaudeCliError(`claude exited (code ${String(code)}) before the turn's result`, code, running.stderr)), reject);
+      running.exited.then(
+        (code) =>
+          reject(
+            new ClaudeCliError(`claude exited (code ${String(code)}) before the turn's result`, code, running.stderr),
+          ),
+        reject,
+      );
       running.child.stdin.write(claudeStreamUserLine(text));
     });
     running.waiting = null;
     if (this.sessionId === null) throw new ClaudeCliError('claude never reported a session id', null, running.stderr);
     this.lastUsage = lastAssistantUsage ?? result.usage;
     const fold = await this.foldIfDue();
-    return { sessionId: this.sessionId, result: result.result ?? '', isError: result.isError === true || result.subtype !== 'success', usage: this.lastUsage, fold };
+    return {
+      sessionId: this.sessionId,
+      result: result.result ?? '',
+      isError: result.isError === true || result.subtype !== 'success',
+      usage: this.lastUsage,
+      fold,
+    };
   }
 
   /** Ends the CLI (closing its input, as at the end of a conversation). */
@@ -145,8 +171,21 @@ export class ClaudeCliFoldLoop {
   }
 
   private start(): Running {
-    const args = ['--print', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', ...(this.sessionId === null ? [] : ['--resume', this.sessionId]), ...(this.options.extraArgs ?? [])];
-    const child = spawn(this.options.executable ?? 'claude', args, { cwd: this.options.cwd, env: { ...(this.options.env ?? process.env), CLAUDE_CONFIG_DIR: this.claudeHome }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const args = [
+      '--print',
+      '--input-format',
+      'stream-json',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      ...(this.sessionId === null ? [] : ['--resume', this.sessionId]),
+      ...(this.options.extraArgs ?? []),
+    ];
+    const child = spawn(this.options.executable ?? 'claude', args, {
+      cwd: this.options.cwd,
+      env: { ...(this.options.env ?? process.env), CLAUDE_CONFIG_DIR: this.claudeHome },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const exited = new Promise<number | null>((resolve) => {
       child.on('error', () => resolve(null));
       child.on('close', (code) => resolve(code));

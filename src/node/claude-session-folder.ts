@@ -15,14 +15,24 @@ export function defaultClaudeHome(env: NodeJS.ProcessEnv = process.env): string 
   return env.CLAUDE_CONFIG_DIR ?? join(homedir(), '.claude');
 }
 
-const blocksOf = (content: unknown): unknown[] => (typeof content === 'string' ? (content === '' ? [] : [{ type: 'text', text: content }]) : Array.isArray(content) ? content : []);
+const blocksOf = (content: unknown): unknown[] =>
+  typeof content === 'string'
+    ? content === ''
+      ? []
+      : [{ type: 'text', text: content }]
+    : Array.isArray(content)
+      ? content
+      : [];
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * The rows a file holds after `written`, or null when it does not start with them. The last
  * written row may have grown: the CLI's next record of the same role joins it when read.
  */
-export function rowsAfter(rows: readonly ProviderMessage[], written: readonly ProviderMessage[]): ProviderMessage[] | null {
+export function rowsAfter(
+  rows: readonly ProviderMessage[],
+  written: readonly ProviderMessage[],
+): ProviderMessage[] | null {
   if (written.length === 0) return [...rows];
   if (rows.length < written.length) return null;
   for (let index = 0; index < written.length - 1; index++) if (!same(rows[index], written[index])) return null;
@@ -90,7 +100,9 @@ export class ClaudeSessionFolder {
    * since. The file's rows are matched against the last rewrite by content, not by bytes, so a CLI
    * that copies the session into a new file on resume (new session id, new uuids) is followed too.
    */
-  async readRawHistory(sessionId: string): Promise<{ raw: ProviderMessage[]; text: string; issues: readonly TranscriptIssue[] }> {
+  async readRawHistory(
+    sessionId: string,
+  ): Promise<{ raw: ProviderMessage[]; text: string; issues: readonly TranscriptIssue[] }> {
     const text = await fs.readFile(this.sessionFilePath(sessionId), 'utf8');
     const read = readClaudeCodeJsonl(text);
     const appended = this.written === null ? null : rowsAfter(read.messages, this.written);

@@ -75,11 +75,22 @@ export class ClaudeTmuxFoldLoop {
   private started = false;
 
   constructor(private readonly options: ClaudeTmuxFoldLoopOptions) {
-    if (!(options.foldAtTokens > 0)) throw new FoldOptionsError('foldAtTokens', `ClaudeTmuxFoldLoop: foldAtTokens must be a positive number, got ${String(options.foldAtTokens)}`);
+    if (!(options.foldAtTokens > 0))
+      throw new FoldOptionsError(
+        'foldAtTokens',
+        `ClaudeTmuxFoldLoop: foldAtTokens must be a positive number, got ${String(options.foldAtTokens)}`,
+      );
     this.sessionId = options.sessionId ?? randomUUID();
     this.tmuxSession = options.tmuxSession ?? `warpfold-${this.sessionId.slice(0, 8)}`;
     this.claudeHome = options.claudeHome ?? defaultClaudeHome();
-    this.folder = new ClaudeSessionFolder({ cwd: options.cwd, claudeHome: this.claudeHome, foldSession: loopFoldSessionOptions(options.foldAtTokens, options.foldSession), mode: options.mode, backup: options.backup, now: options.now });
+    this.folder = new ClaudeSessionFolder({
+      cwd: options.cwd,
+      claudeHome: this.claudeHome,
+      foldSession: loopFoldSessionOptions(options.foldAtTokens, options.foldSession),
+      mode: options.mode,
+      backup: options.backup,
+      now: options.now,
+    });
   }
 
   /** The command that attaches a terminal to the CLI's pane. */
@@ -101,14 +112,33 @@ export class ClaudeTmuxFoldLoop {
 
   private command(resume: boolean): string {
     const env = { ...this.options.paneEnv, CLAUDE_CONFIG_DIR: this.claudeHome };
-    const words = ['exec', 'env', ...Object.entries(env).map(([key, value]) => `${key}=${value}`), this.options.executable ?? 'claude', ...(resume ? ['--resume', this.sessionId] : ['--session-id', this.sessionId]), ...(this.options.extraArgs ?? [])];
+    const words = [
+      'exec',
+      'env',
+      ...Object.entries(env).map(([key, value]) => `${key}=${value}`),
+      this.options.executable ?? 'claude',
+      ...(resume ? ['--resume', this.sessionId] : ['--session-id', this.sessionId]),
+      ...(this.options.extraArgs ?? []),
+    ];
     return words.map((word, index) => (index < 2 ? word : shellQuote(word))).join(' ');
   }
 
   /** Starts the CLI in a detached tmux session and begins tailing its session file. */
   async start(): Promise<void> {
     if (this.started) return;
-    await this.tmuxRun(['new-session', '-d', '-s', this.tmuxSession, '-x', '200', '-y', '50', '-c', this.options.cwd, this.command(this.options.resume === true)]);
+    await this.tmuxRun([
+      'new-session',
+      '-d',
+      '-s',
+      this.tmuxSession,
+      '-x',
+      '200',
+      '-y',
+      '50',
+      '-c',
+      this.options.cwd,
+      this.command(this.options.resume === true),
+    ]);
     // Keep the pane (and attached clients) when the CLI exits for a fold.
     await this.tmuxRun(['set-option', '-t', this.tmuxSession, 'remain-on-exit', 'on']);
     this.started = true;
@@ -155,7 +185,12 @@ export class ClaudeTmuxFoldLoop {
       this.lastUsage = read.metadata.lastUsage;
       const measured = this.lastUsage?.measuredInputTokens ?? 0;
       const last = read.messages.at(-1);
-      const idle = last?.role === 'assistant' && !(Array.isArray(last.content) && (last.content as Array<{ type?: string }>).some((block) => block.type === 'tool_use'));
+      const idle =
+        last?.role === 'assistant' &&
+        !(
+          Array.isArray(last.content) &&
+          (last.content as Array<{ type?: string }>).some((block) => block.type === 'tool_use')
+        );
       if (measured < this.options.foldAtTokens || !idle) return null;
       return await this.foldNow(measured);
     } finally {
@@ -168,7 +203,8 @@ export class ClaudeTmuxFoldLoop {
     const dryRun = this.options.mode === 'dry-run';
     if (!dryRun) await this.stopCli();
     const fold = await this.folder.fold(this.sessionId, measured, hardEpoch);
-    if (!dryRun) await this.tmuxRun(['respawn-pane', '-t', this.tmuxSession, '-c', this.options.cwd, this.command(true)]);
+    if (!dryRun)
+      await this.tmuxRun(['respawn-pane', '-t', this.tmuxSession, '-c', this.options.cwd, this.command(true)]);
     this.lastChange = { size: -1, mtimeMs: -1, at: 0 };
     if (fold !== null) {
       this.folds.push(fold);
@@ -179,7 +215,9 @@ export class ClaudeTmuxFoldLoop {
 
   /** Ends the CLI in the pane (SIGTERM to the pane's process) and waits until the pane reports it dead. */
   private async stopCli(): Promise<void> {
-    const pid = Number((await this.tmuxRun(['display-message', '-p', '-t', this.tmuxSession, '#{pane_pid}'])).stdout.trim());
+    const pid = Number(
+      (await this.tmuxRun(['display-message', '-p', '-t', this.tmuxSession, '#{pane_pid}'])).stdout.trim(),
+    );
     if (Number.isInteger(pid) && pid > 0) {
       try {
         process.kill(pid, 'SIGTERM');
@@ -189,10 +227,16 @@ export class ClaudeTmuxFoldLoop {
     }
     const deadline = Date.now() + EXIT_WAIT_MS;
     while (Date.now() < deadline) {
-      const dead = (await this.tmuxRun(['display-message', '-p', '-t', this.tmuxSession, '#{pane_dead}'])).stdout.trim();
+      const dead = (
+        await this.tmuxRun(['display-message', '-p', '-t', this.tmuxSession, '#{pane_dead}'])
+      ).stdout.trim();
       if (dead === '1') return;
       await sleep(50);
     }
-    throw new ClaudeCliError(`ClaudeTmuxFoldLoop: the CLI in ${this.tmuxSession} did not exit within ${EXIT_WAIT_MS} ms`, null, '');
+    throw new ClaudeCliError(
+      `ClaudeTmuxFoldLoop: the CLI in ${this.tmuxSession} did not exit within ${EXIT_WAIT_MS} ms`,
+      null,
+      '',
+    );
   }
 }

@@ -50,7 +50,11 @@ function fitLines(lines: readonly string[], budget: number, keepNewest: boolean)
   }
   if (keepNewest) out.reverse();
   const dropped = lines.length - out.length;
-  return dropped > 0 ? (keepNewest ? [`(${dropped} earlier lines omitted)`, ...out] : [...out, `(${dropped} more lines omitted)`]).join('\n') : out.join('\n');
+  return dropped > 0
+    ? (keepNewest ? [`(${dropped} earlier lines omitted)`, ...out] : [...out, `(${dropped} more lines omitted)`]).join(
+        '\n',
+      )
+    : out.join('\n');
 }
 
 function clipText(text: string, budget: number): string {
@@ -65,29 +69,46 @@ function clipText(text: string, budget: number): string {
 
 /** Renders sections under their titles, after the continuity directive. */
 export function renderRawRebirthSeed(sections: readonly RebirthSeedSection[]): string {
-  return [REBIRTH_SEED_DIRECTIVE, ...sections.filter((section) => section.body.trim()).map((section) => `── ${section.title} ──\n${section.body}`)].join('\n\n');
+  return [
+    REBIRTH_SEED_DIRECTIVE,
+    ...sections.filter((section) => section.body.trim()).map((section) => `── ${section.title} ──\n${section.body}`),
+  ].join('\n\n');
 }
 
 /** Builds the seed from canonical messages; the live user turn appears exactly once, in the first section. */
-export function buildSeedFromCanonical(messages: readonly CanonicalMessage[], options: RawRebirthSeedOptions = {}): RawRebirthSeed {
+export function buildSeedFromCanonical(
+  messages: readonly CanonicalMessage[],
+  options: RawRebirthSeedOptions = {},
+): RawRebirthSeed {
   const budget = options.budgetTokens ?? 6_000;
   const last = messages[messages.length - 1];
   const live = last?.role === 'user' && last.isTurnBoundary ? last : undefined;
   let instructionIndex = -1;
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].isTurnBoundary) { instructionIndex = i; break; }
+  for (let i = messages.length - 1; i >= 0; i--)
+    if (messages[i].isTurnBoundary) {
+      instructionIndex = i;
+      break;
+    }
   const instruction = instructionIndex >= 0 ? messages[instructionIndex] : undefined;
   let lastAssistant: CanonicalMessage | undefined;
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === 'assistant' && messages[i].text.trim()) { lastAssistant = messages[i]; break; }
+  for (let i = messages.length - 1; i >= 0; i--)
+    if (messages[i].role === 'assistant' && messages[i].text.trim()) {
+      lastAssistant = messages[i];
+      break;
+    }
 
   const first: string[] = [];
   if (live) first.push(`LIVE REQUEST (answer this now):\n${clipText(live.text, budget * SHARES.first * 0.5)}`);
-  else if (instruction) first.push(`Current instruction (in progress):\n${clipText(instruction.text, budget * SHARES.first * 0.4)}`);
+  else if (instruction)
+    first.push(`Current instruction (in progress):\n${clipText(instruction.text, budget * SHARES.first * 0.4)}`);
   if (lastAssistant) first.push(`Your last message:\n${clipText(lastAssistant.text, budget * SHARES.first * 0.35)}`);
   const steps = pairSteps(messages);
   const lastStep = steps[steps.length - 1];
   if (lastStep && !live && lastStep.index >= (lastAssistant?.index ?? 0)) {
     const output = lastStep.results.map((result) => result.text).join('\n');
-    first.push(`Last tool call:\n${skeletonLine(lastStep.call, lastStep.results, 200)}${output ? `\n${clipText(output, budget * SHARES.first * 0.25)}` : ''}`);
+    first.push(
+      `Last tool call:\n${skeletonLine(lastStep.call, lastStep.results, 200)}${output ? `\n${clipText(output, budget * SHARES.first * 0.25)}` : ''}`,
+    );
   }
 
   const threadStart = Math.max(0, instructionIndex);
@@ -97,18 +118,40 @@ export function buildSeedFromCanonical(messages: readonly CanonicalMessage[], op
   for (const message of messages.slice(threadStart)) {
     while (step < steps.length && steps[step].index < message.index) step++;
     if (message === live || message === instruction) continue;
-    if (message.role === 'assistant' && message.text.trim()) threadLines.push(headOf(message.text.trim().split('\n')[0], 240));
-    for (; step < steps.length && steps[step].index === message.index; step++) threadLines.push(skeletonLine(steps[step].call, steps[step].results, 120));
+    if (message.role === 'assistant' && message.text.trim())
+      threadLines.push(headOf(message.text.trim().split('\n')[0], 240));
+    for (; step < steps.length && steps[step].index === message.index; step++)
+      threadLines.push(skeletonLine(steps[step].call, steps[step].results, 120));
   }
-  const userTurns = messages.filter((message) => message.isTurnBoundary && message !== live).map((message) => `» ${headOf(message.text.trim().split('\n')[0], 200)}`);
+  const userTurns = messages
+    .filter((message) => message.isTurnBoundary && message !== live)
+    .map((message) => `» ${headOf(message.text.trim().split('\n')[0], 200)}`);
   const present = first.join('\n');
   const sections: RebirthSeedSection[] = [
     { title: 'READ FIRST: last messages', body: first.join('\n\n') },
     { title: 'Current thread', body: fitLines(threadLines, budget * SHARES.thread, true) },
     { title: 'Coordinate closet (exact identifiers)', body: closetSection(messages, budget * SHARES.closet, present) },
-    { title: 'Active edit delta (files changed and how)', body: fitLines(editDeltaLines(steps), budget * SHARES.edits, true) },
-    { title: 'Task rail', body: options.taskRail ? clipText(typeof options.taskRail === 'string' ? options.taskRail : renderTaskRail(options.taskRail), budget * SHARES.rail) : '' },
-    { title: 'Activity log', body: fitLines([...userTurns.slice(-8), ...steps.map((step) => skeletonLine(step.call, step.results, 90))], budget * SHARES.activity, true) },
+    {
+      title: 'Active edit delta (files changed and how)',
+      body: fitLines(editDeltaLines(steps), budget * SHARES.edits, true),
+    },
+    {
+      title: 'Task rail',
+      body: options.taskRail
+        ? clipText(
+            typeof options.taskRail === 'string' ? options.taskRail : renderTaskRail(options.taskRail),
+            budget * SHARES.rail,
+          )
+        : '',
+    },
+    {
+      title: 'Activity log',
+      body: fitLines(
+        [...userTurns.slice(-8), ...steps.map((step) => skeletonLine(step.call, step.results, 90))],
+        budget * SHARES.activity,
+        true,
+      ),
+    },
     { title: 'Workspace', body: [options.workspace ?? '', ...workspaceLines(messages)].filter(Boolean).join('\n') },
   ];
   let text = renderRawRebirthSeed(sections);
@@ -122,7 +165,10 @@ export function buildSeedFromCanonical(messages: readonly CanonicalMessage[], op
 }
 
 /** The raw rebirth seed of a provider-shaped history (any dialect). */
-export function buildRawRebirthSeedFromMessages(history: readonly ProviderMessage[], options: RawRebirthSeedOptions = {}): RawRebirthSeed {
+export function buildRawRebirthSeedFromMessages(
+  history: readonly ProviderMessage[],
+  options: RawRebirthSeedOptions = {},
+): RawRebirthSeed {
   if (!Array.isArray(history)) throw new FoldInputError(-1, 'history must be an array of messages');
   const transcript = new Transcript(() => 0);
   transcript.sync(history);

@@ -13,10 +13,15 @@ export interface SeedStep {
 
 /** Tool calls in order with their results. */
 export function pairSteps(messages: readonly CanonicalMessage[]): SeedStep[] {
-  return pairToolCalls(messages).map((pair) => ({ index: pair.messageIndex, call: pair.call, results: pair.result ? [pair.result] : [] }));
+  return pairToolCalls(messages).map((pair) => ({
+    index: pair.messageIndex,
+    call: pair.call,
+    results: pair.result ? [pair.result] : [],
+  }));
 }
 
-const MUTATING_SHELL = /\bsed\s+-i|\bpatch\b|\bgit\s+(apply|commit|checkout|reset|merge|rebase|stash)|(?<![<>])>{1,2}\s*(?!\/dev\/null)[\w./~-]+|\b(mv|cp|rm|touch|mkdir)\s|\btee\s/;
+const MUTATING_SHELL =
+  /\bsed\s+-i|\bpatch\b|\bgit\s+(apply|commit|checkout|reset|merge|rebase|stash)|(?<![<>])>{1,2}\s*(?!\/dev\/null)[\w./~-]+|\b(mv|cp|rm|touch|mkdir)\s|\btee\s/;
 
 /** Files the agent changed and how, newest last: edits, writes and mutating shell commands. */
 export function editDeltaLines(steps: readonly SeedStep[]): string[] {
@@ -24,7 +29,8 @@ export function editDeltaLines(steps: readonly SeedStep[]): string[] {
   for (const step of steps) {
     const family = toolFamily(step.call.name);
     if (family === 'edit' || family === 'write') lines.push(skeletonLine(step.call, step.results, 120));
-    else if (family === 'bash' && MUTATING_SHELL.test(keyArgument('bash', step.call.input))) lines.push(skeletonLine(step.call, step.results, 160));
+    else if (family === 'bash' && MUTATING_SHELL.test(keyArgument('bash', step.call.input)))
+      lines.push(skeletonLine(step.call, step.results, 160));
   }
   return lines;
 }
@@ -44,7 +50,10 @@ export function workspaceLines(messages: readonly CanonicalMessage[]): string[] 
     }
   }
   const top = (map: Map<string, number>, count: number) =>
-    [...map].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, count).map(([value]) => value);
+    [...map]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, count)
+      .map(([value]) => value);
   const lines: string[] = [];
   if (roots.size) lines.push(`roots: ${top(roots, 4).join(' · ')}`);
   if (files.size) lines.push(`files touched most: ${top(files, 12).join(' · ')}`);

@@ -48,19 +48,39 @@ function candidatesOf(index: FoldIndex, signals: RecallSignals): Candidate[] {
     const postings = lookupPath(index, signal.value);
     const add = (position: number, trigger: RecallTrigger) => {
       const entry = index.entries[position];
-      const spelled = [...new Set([signal.value, ...entry.targets.map((touch) => touch.path), ...entry.mentionedPaths])].filter((path) => path.endsWith(signal.value) || signal.value.endsWith(path));
-      out.push({ trigger, signal, signalRank, entry, residencyKey: `path:${signal.value}`, terms: [spelled, [basenameOf(signal.value)]] });
+      const spelled = [
+        ...new Set([signal.value, ...entry.targets.map((touch) => touch.path), ...entry.mentionedPaths]),
+      ].filter((path) => path.endsWith(signal.value) || signal.value.endsWith(path));
+      out.push({
+        trigger,
+        signal,
+        signalRank,
+        entry,
+        residencyKey: `path:${signal.value}`,
+        terms: [spelled, [basenameOf(signal.value)]],
+      });
     };
     postings.targets.forEach((position) => add(position, 'path-target'));
     postings.mentions.forEach((position) => add(position, 'path-mention'));
   });
   signals.identifiers.forEach((signal, signalRank) => {
     for (const position of index.identifiers.get(signal.value) ?? []) {
-      out.push({ trigger: 'identifier', signal, signalRank, entry: index.entries[position], residencyKey: `identifier:${signal.value}`, terms: [[signal.value]] });
+      out.push({
+        trigger: 'identifier',
+        signal,
+        signalRank,
+        entry: index.entries[position],
+        residencyKey: `identifier:${signal.value}`,
+        terms: [[signal.value]],
+      });
     }
   });
   // a call on the path that showed the whole file outranks a grep or a slice of it
-  const partial = (candidate: Candidate) => (candidate.trigger === 'path-target' && candidate.entry.wholeViews.some((path) => pathsMatch(path, candidate.signal.value)) ? 0 : 1);
+  const partial = (candidate: Candidate) =>
+    candidate.trigger === 'path-target' &&
+    candidate.entry.wholeViews.some((path) => pathsMatch(path, candidate.signal.value))
+      ? 0
+      : 1;
   // strongest trigger, then the newest signal, then a whole view, then the newest folded call
   return out.sort(
     (a, b) =>
@@ -72,9 +92,20 @@ function candidatesOf(index: FoldIndex, signals: RecallSignals): Candidate[] {
   );
 }
 
-function stillResident(record: ResidentRecall, call: number, config: { residencyCalls: number; residencyMs?: number }, now: number | undefined): boolean {
+function stillResident(
+  record: ResidentRecall,
+  call: number,
+  config: { residencyCalls: number; residencyMs?: number },
+  now: number | undefined,
+): boolean {
   if (call - record.call > config.residencyCalls) return false;
-  if (config.residencyMs !== undefined && now !== undefined && record.at !== undefined && now - record.at >= config.residencyMs) return false;
+  if (
+    config.residencyMs !== undefined &&
+    now !== undefined &&
+    record.at !== undefined &&
+    now - record.at >= config.residencyMs
+  )
+    return false;
   return true;
 }
 
@@ -83,7 +114,13 @@ function stillResident(record: ResidentRecall, call: number, config: { residency
  * without thrashing (a key or entry shown within `residencyCalls` calls stays quiet). Call it
  * once per prepared view; each call advances the state by one pass. Pure.
  */
-export function buildFoldRecallContext(index: FoldIndex, signals: RecallSignals, state: RecallState, config: Partial<RecallConfig> = {}, now?: number): FoldRecallContext {
+export function buildFoldRecallContext(
+  index: FoldIndex,
+  signals: RecallSignals,
+  state: RecallState,
+  config: Partial<RecallConfig> = {},
+  now?: number,
+): FoldRecallContext {
   const resolved = resolveRecallConfig(config);
   const call = state.calls + 1;
   const resident = state.resident.filter((record) => stillResident(record, call, resolved, now));
@@ -115,7 +152,15 @@ export function buildFoldRecallContext(index: FoldIndex, signals: RecallSignals,
       countTokens: resolved.countTokens,
     });
     if (card === null) continue;
-    cards.push({ key: candidate.signal.value, trigger: candidate.trigger, signal: candidate.signal, entryId: entry.id, messageIndex: entry.messageIndex, text: card.text, tokens: card.tokens });
+    cards.push({
+      key: candidate.signal.value,
+      trigger: candidate.trigger,
+      signal: candidate.signal,
+      entryId: entry.id,
+      messageIndex: entry.messageIndex,
+      text: card.text,
+      tokens: card.tokens,
+    });
     spent += card.tokens;
     usedKeys.add(residencyKey);
     usedEntries.add(entry.id);
@@ -127,5 +172,9 @@ export function buildFoldRecallContext(index: FoldIndex, signals: RecallSignals,
     ...(now === undefined ? {} : { at: now }),
   }));
   for (const key of usedKeys) withheld.delete(key);
-  return { cards, state: { version: 1, calls: call, resident: [...resident, ...added] }, withheld: [...withheld.values()].sort() };
+  return {
+    cards,
+    state: { version: 1, calls: call, resident: [...resident, ...added] },
+    withheld: [...withheld.values()].sort(),
+  };
 }

@@ -2,14 +2,42 @@ import { toolFamily } from '../fold/tool-family.ts';
 import type { ToolCall } from '../messages/types.ts';
 import { findPathMentions } from './path-mentions.ts';
 import { normalizePath } from '../text/normalize-path.ts';
-import { backupSourcesOfShell, patchTouches, shellTouches, wholeViewsOfShell, type PathTouch, type TouchKind } from './shell-touches.ts';
+import {
+  backupSourcesOfShell,
+  patchTouches,
+  shellTouches,
+  wholeViewsOfShell,
+  type PathTouch,
+  type TouchKind,
+} from './shell-touches.ts';
 import { isRecord } from '../text/is-record.ts';
 
-const PATH_KEYS = ['file_path', 'path', 'filePath', 'file', 'filename', 'absolute_path', 'notebook_path', 'paths', 'files', 'target_file'];
+const PATH_KEYS = [
+  'file_path',
+  'path',
+  'filePath',
+  'file',
+  'filename',
+  'absolute_path',
+  'notebook_path',
+  'paths',
+  'files',
+  'target_file',
+];
 // Bodies being written: code mentions paths that the call does not touch.
-const BODY_KEYS = new Set(['content', 'file_text', 'new_string', 'old_string', 'new_str', 'old_str', 'new_source', 'text', 'edits', 'code']);
+const BODY_KEYS = new Set([
+  'content',
+  'file_text',
+  'new_string',
+  'old_string',
+  'new_str',
+  'old_str',
+  'new_source',
+  'text',
+  'edits',
+  'code',
+]);
 const COMMAND_KEYS = ['command', 'cmd', 'script'];
-
 
 const STRENGTH: Record<TouchKind, number> = { read: 0, edited: 1, written: 2 };
 
@@ -49,14 +77,16 @@ function shellScript(input: Record<string, unknown>): string {
 }
 
 /** A shell call's command, whether it is the whole input or one of its arguments. */
-const shellCommandOf = (input: unknown): string => (typeof input === 'string' ? input : isRecord(input) ? shellScript(input) : '');
+const shellCommandOf = (input: unknown): string =>
+  typeof input === 'string' ? input : isRecord(input) ? shellScript(input) : '';
 
 /** str_replace_editor and friends carry the action in a sub-command. */
 function editorCommandKind(input: Record<string, unknown>, fallback: TouchKind): TouchKind {
   const command = typeof input.command === 'string' ? input.command : '';
   if (command === 'view') return 'read';
   if (command === 'create') return 'written';
-  if (command === 'str_replace' || command === 'insert' || command === 'undo_edit' || command === 'edit') return 'edited';
+  if (command === 'str_replace' || command === 'insert' || command === 'undo_edit' || command === 'edit')
+    return 'edited';
   return fallback;
 }
 
@@ -94,7 +124,8 @@ export function callTouches(call: ToolCall): PathTouch[] {
   if (family !== 'bash') {
     for (const [key, value] of Object.entries(input)) {
       if (BODY_KEYS.has(key) || PATH_KEYS.includes(key) || key === 'patch' || key === 'diff') continue;
-      for (const text of stringsOf(value)) for (const path of findPathMentions(text, false)) if (!named.has(path)) touches.push({ path, how: 'read' });
+      for (const text of stringsOf(value))
+        for (const path of findPathMentions(text, false)) if (!named.has(path)) touches.push({ path, how: 'read' });
     }
   }
   return mergeTouches(touches);

@@ -51,7 +51,12 @@ function costOf(windows: ReadonlyArray<readonly [number, number]>, lineTokens: r
 }
 
 /** Head and tail of a result that names no term: how it started and how it ended. */
-function headAndTail(lines: readonly string[], lineTokens: readonly number[], budgetTokens: number, countTokens: TokenCounter): string {
+function headAndTail(
+  lines: readonly string[],
+  lineTokens: readonly number[],
+  budgetTokens: number,
+  countTokens: TokenCounter,
+): string {
   const available = budgetTokens - GAP_TOKENS;
   let head = 0;
   let spent = 0;
@@ -71,7 +76,14 @@ function headAndTail(lines: readonly string[], lineTokens: readonly number[], bu
  * narrowing until it fits), else its head and tail. Omitted stretches are marked with their line numbers, so nothing reads as contiguous
  * that was not.
  */
-export function excerptResult(text: string, terms: readonly string[], budgetTokens: number, contextLines: number, countTokens: TokenCounter, wholeUpToTokens = budgetTokens): string {
+export function excerptResult(
+  text: string,
+  terms: readonly string[],
+  budgetTokens: number,
+  contextLines: number,
+  countTokens: TokenCounter,
+  wholeUpToTokens = budgetTokens,
+): string {
   if (budgetTokens <= 0) return '';
   const textTokens = countTokens(text);
   if (textTokens <= budgetTokens && textTokens <= wholeUpToTokens) return text;
@@ -82,7 +94,8 @@ export function excerptResult(text: string, terms: readonly string[], budgetToke
   lines.forEach((line, i) => {
     if (usable.some((term) => line.includes(term))) matches.push(i);
   });
-  if (!matches.length) return textTokens <= budgetTokens ? text : headAndTail(lines, lineTokens, budgetTokens, countTokens);
+  if (!matches.length)
+    return textTokens <= budgetTokens ? text : headAndTail(lines, lineTokens, budgetTokens, countTokens);
   for (let radius = contextLines; radius >= 0; radius--) {
     const windows = mergeWindows(matches, radius, lines.length);
     if (costOf(windows, lineTokens) <= budgetTokens) return render(lines, windows);

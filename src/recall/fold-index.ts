@@ -74,7 +74,11 @@ function normalizeRanges(ranges: ReadonlyArray<readonly [number, number]>, lengt
 }
 
 /** The first assistant message after the result, up to the next real user text. */
-function conclusionAfter(messages: readonly CanonicalMessage[], from: number, chars: number): { text: string; index: number | null } {
+function conclusionAfter(
+  messages: readonly CanonicalMessage[],
+  from: number,
+  chars: number,
+): { text: string; index: number | null } {
   for (let i = from + 1; i < messages.length; i++) {
     const message = messages[i];
     if (message.isTurnBoundary) break;
@@ -122,12 +126,26 @@ function readPair(pair: PairedToolCall, identifierCap: number): PairReading {
     identifiers.push(identifier.value);
     if (identifiers.length >= identifierCap) break;
   }
-  const reading = { result: pair.result, identifierCap, resultText, key, targets, wholeViews: wholeFileViews(pair.call), targetSet, mentionedPaths, identifiers };
+  const reading = {
+    result: pair.result,
+    identifierCap,
+    resultText,
+    key,
+    targets,
+    wholeViews: wholeFileViews(pair.call),
+    targetSet,
+    mentionedPaths,
+    identifiers,
+  };
   readings.set(pair.call, reading);
   return reading;
 }
 
-export function buildFoldIndex(messages: readonly CanonicalMessage[], foldedRanges: ReadonlyArray<readonly [number, number]>, options: FoldIndexOptions = {}): FoldIndex {
+export function buildFoldIndex(
+  messages: readonly CanonicalMessage[],
+  foldedRanges: ReadonlyArray<readonly [number, number]>,
+  options: FoldIndexOptions = {},
+): FoldIndex {
   const conclusionChars = options.conclusionChars ?? 300;
   const identifierCap = options.identifiersPerEntry ?? 400;
   const ranges = normalizeRanges(foldedRanges, messages.length);
@@ -138,9 +156,20 @@ export function buildFoldIndex(messages: readonly CanonicalMessage[], foldedRang
   const identifiers = new Map<string, number[]>();
   for (const pair of pairToolCalls(messages)) {
     if (!folded(pair.messageIndex)) continue;
-    const { resultText, key, targets, wholeViews, targetSet, mentionedPaths, identifiers: found } = readPair(pair, identifierCap);
+    const {
+      resultText,
+      key,
+      targets,
+      wholeViews,
+      targetSet,
+      mentionedPaths,
+      identifiers: found,
+    } = readPair(pair, identifierCap);
     // the agent's reading of a result may come after the last index: worked out on every build
-    const conclusion = pair.resultIndex === null ? { text: '', index: null } : conclusionAfter(messages, pair.resultIndex, conclusionChars);
+    const conclusion =
+      pair.resultIndex === null
+        ? { text: '', index: null }
+        : conclusionAfter(messages, pair.resultIndex, conclusionChars);
     const position = entries.length;
     entries.push({
       id: pair.id,

@@ -12,7 +12,10 @@ export function recallCardHeader(key: string, messageIndex: number): string {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A whole card as `renderRecallCard` writes it (recall-card.ts): a header line, then anything up to the closing line. */
-const CARD_BLOCK = new RegExp(`${escapeRegExp(RECALL_CARD_OPENING)}[^\\n]*\\][\\s\\S]*?${escapeRegExp(RECALL_CARD_CLOSING)}\\n?`, 'g');
+const CARD_BLOCK = new RegExp(
+  `${escapeRegExp(RECALL_CARD_OPENING)}[^\\n]*\\][\\s\\S]*?${escapeRegExp(RECALL_CARD_CLOSING)}\\n?`,
+  'g',
+);
 
 /**
  * Removes recall cards from a text. A host appends cards to tool results; once those fold,

@@ -30,16 +30,28 @@ export interface CardRequest {
 export function renderRecallCard(request: CardRequest): { text: string; tokens: number } | null {
   const { entry, key, countTokens } = request;
   const argument = firstLine(entry.call.keyArgument, 200);
-  const lines = [recallCardHeader(key, entry.messageIndex), `call: ${entry.call.name}${argument ? ` ${argument}` : ''}${entry.isError ? ' → error' : ''}`];
+  const lines = [
+    recallCardHeader(key, entry.messageIndex),
+    `call: ${entry.call.name}${argument ? ` ${argument}` : ''}${entry.isError ? ' → error' : ''}`,
+  ];
   const conclusion = entry.conclusion ? `conclusion: ${entry.conclusion}` : '';
   const frame = [...lines, 'result:', conclusion, RECALL_CARD_CLOSING].filter((line) => line !== '').join('\n');
   let excerptBudget = request.budgetTokens - countTokens(frame) - 4;
   // the first term set that occurs wins; later sets are fallbacks (a basename after full paths)
   const terms = request.terms.find((set) => set.some((term) => term !== '' && entry.resultText.includes(term))) ?? [];
   for (let attempt = 0; attempt < 4 && excerptBudget >= 16; attempt++) {
-    const excerpt = excerptResult(entry.resultText, terms, excerptBudget, request.contextLines, countTokens, request.wholeUpToTokens);
+    const excerpt = excerptResult(
+      entry.resultText,
+      terms,
+      excerptBudget,
+      request.contextLines,
+      countTokens,
+      request.wholeUpToTokens,
+    );
     const whole = excerpt === entry.resultText;
-    const text = [...lines, whole ? 'result:' : 'result (excerpt):', excerpt, conclusion, RECALL_CARD_CLOSING].filter((line) => line !== '').join('\n');
+    const text = [...lines, whole ? 'result:' : 'result (excerpt):', excerpt, conclusion, RECALL_CARD_CLOSING]
+      .filter((line) => line !== '')
+      .join('\n');
     const tokens = countTokens(text);
     if (tokens <= request.budgetTokens) return { text, tokens };
     excerptBudget -= tokens - request.budgetTokens + 8;

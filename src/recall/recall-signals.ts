@@ -26,8 +26,26 @@ export interface RecallSignals {
 }
 
 // Argument bodies are code being written; their identifiers would trigger recall on every edit.
-const BODY_KEYS = new Set(['content', 'file_text', 'new_string', 'old_string', 'new_str', 'old_str', 'new_source', 'text', 'edits', 'code', 'patch', 'diff']);
-const SOURCE_RANK: Record<RecallSignalSource, number> = { 'backup-copy': 0, 'edit-target': 1, 'tool-argument': 2, 'user-text': 3 };
+const BODY_KEYS = new Set([
+  'content',
+  'file_text',
+  'new_string',
+  'old_string',
+  'new_str',
+  'old_str',
+  'new_source',
+  'text',
+  'edits',
+  'code',
+  'patch',
+  'diff',
+]);
+const SOURCE_RANK: Record<RecallSignalSource, number> = {
+  'backup-copy': 0,
+  'edit-target': 1,
+  'tool-argument': 2,
+  'user-text': 3,
+};
 
 function argumentText(call: ToolCall): string {
   const parts: string[] = [];
@@ -35,7 +53,8 @@ function argumentText(call: ToolCall): string {
     if (BODY_KEYS.has(key)) return;
     if (typeof value === 'string') parts.push(toolFamily(call.name) === 'bash' ? stripHeredocBodies(value) : value);
     else if (Array.isArray(value)) value.forEach((item) => walk(item, key));
-    else if (value !== null && typeof value === 'object') for (const [child, item] of Object.entries(value)) walk(item, child);
+    else if (value !== null && typeof value === 'object')
+      for (const [child, item] of Object.entries(value)) walk(item, child);
   };
   walk(call.input, '');
   return parts.join('\n');
@@ -53,12 +72,17 @@ export function extractRecallSignals(messages: readonly CanonicalMessage[], from
   const note = (into: Map<string, RecallSignal>, value: string, source: RecallSignalSource, messageIndex: number) => {
     const known = into.get(value);
     // the newest mention wins; at the same message the stronger source does
-    if (known === undefined || messageIndex > known.messageIndex || (messageIndex === known.messageIndex && SOURCE_RANK[source] < SOURCE_RANK[known.source])) {
+    if (
+      known === undefined ||
+      messageIndex > known.messageIndex ||
+      (messageIndex === known.messageIndex && SOURCE_RANK[source] < SOURCE_RANK[known.source])
+    ) {
       into.set(value, { value, source, messageIndex });
     }
   };
   const noteIdentifiers = (text: string, source: RecallSignalSource, messageIndex: number) => {
-    for (const identifier of findIdentifiers(text)) if (identifier.kind !== 'path') note(identifiers, identifier.value, source, messageIndex);
+    for (const identifier of findIdentifiers(text))
+      if (identifier.kind !== 'path') note(identifiers, identifier.value, source, messageIndex);
   };
   for (let i = start; i < messages.length; i++) {
     const message = messages[i];
@@ -67,12 +91,18 @@ export function extractRecallSignals(messages: readonly CanonicalMessage[], from
       noteIdentifiers(message.text, 'user-text', message.index);
     }
     for (const call of message.toolCalls) {
-      for (const touch of callTouches(call)) note(paths, touch.path, touch.how === 'read' ? 'tool-argument' : 'edit-target', message.index);
+      for (const touch of callTouches(call))
+        note(paths, touch.path, touch.how === 'read' ? 'tool-argument' : 'edit-target', message.index);
       for (const path of backupCopies(call)) note(paths, path, 'backup-copy', message.index);
       noteIdentifiers(argumentText(call), 'tool-argument', message.index);
     }
   }
-  return { paths: [...paths.values()].sort(newestFirst), identifiers: [...identifiers.values()].sort(newestFirst), from: start, to: messages.length };
+  return {
+    paths: [...paths.values()].sort(newestFirst),
+    identifiers: [...identifiers.values()].sort(newestFirst),
+    from: start,
+    to: messages.length,
+  };
 }
 
 /**
@@ -83,9 +113,12 @@ export function extractRewriteSignals(messages: readonly CanonicalMessage[], fro
   const start = Math.max(0, Math.min(messages.length, Math.floor(from)));
   const paths = new Map<string, RecallSignal>();
   for (let i = start; i < messages.length; i++) {
-    for (const call of messages[i].toolCalls) for (const path of backupCopies(call)) paths.set(path, { value: path, source: 'backup-copy', messageIndex: messages[i].index });
+    for (const call of messages[i].toolCalls)
+      for (const path of backupCopies(call))
+        paths.set(path, { value: path, source: 'backup-copy', messageIndex: messages[i].index });
   }
   return { paths: [...paths.values()].sort(newestFirst), identifiers: [], from: start, to: messages.length };
 }
 
-const newestFirst = (a: RecallSignal, b: RecallSignal) => b.messageIndex - a.messageIndex || SOURCE_RANK[a.source] - SOURCE_RANK[b.source];
+const newestFirst = (a: RecallSignal, b: RecallSignal) =>
+  b.messageIndex - a.messageIndex || SOURCE_RANK[a.source] - SOURCE_RANK[b.source];

@@ -30,7 +30,8 @@ export function restoreRecallState(value: unknown): RecallState {
   const record = typeof value === 'string' ? safeParse(value) : value;
   if (record === null || typeof record !== 'object') return createRecallState();
   const { version, calls, resident } = record as Record<string, unknown>;
-  if (version !== 1 || typeof calls !== 'number' || !Number.isInteger(calls) || calls < 0 || !Array.isArray(resident)) return createRecallState();
+  if (version !== 1 || typeof calls !== 'number' || !Number.isInteger(calls) || calls < 0 || !Array.isArray(resident))
+    return createRecallState();
   const kept = resident.filter(
     (item): item is ResidentRecall =>
       item !== null &&
@@ -40,7 +41,16 @@ export function restoreRecallState(value: unknown): RecallState {
       typeof item.call === 'number' &&
       (item.at === undefined || typeof item.at === 'number'),
   );
-  return { version: 1, calls, resident: kept.map((item) => ({ key: item.key, entryId: item.entryId, call: item.call, ...(item.at === undefined ? {} : { at: item.at }) })) };
+  return {
+    version: 1,
+    calls,
+    resident: kept.map((item) => ({
+      key: item.key,
+      entryId: item.entryId,
+      call: item.call,
+      ...(item.at === undefined ? {} : { at: item.at }),
+    })),
+  };
 }
 
 function safeParse(text: string): unknown {

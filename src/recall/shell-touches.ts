@@ -68,7 +68,12 @@ function splitSimpleCommands(command: string): string[][] {
       if (descriptor) token = '';
       endToken();
       let operator = char;
-      while (command[i + 1] === '>' || (operator === '>' && command[i + 1] === '&') || (operator === '<' && command[i + 1] === '<')) operator += command[++i];
+      while (
+        command[i + 1] === '>' ||
+        (operator === '>' && command[i + 1] === '&') ||
+        (operator === '<' && command[i + 1] === '<')
+      )
+        operator += command[++i];
       tokens.push(descriptor + operator);
     } else token += char;
   }
@@ -83,7 +88,14 @@ const looksLikeOption = (token: string) => token.startsWith('-') || token.starts
 
 /** A token that names a file: a slash path whose last segment has an extension, or a bare `name.ext`. */
 function looksLikeFile(token: string): boolean {
-  if (token === '' || looksLikeOption(token) || /\s|[*?{}$`=]/.test(token) || token.endsWith('/') || /^[a-z]+:\/\//i.test(token)) return false;
+  if (
+    token === '' ||
+    looksLikeOption(token) ||
+    /\s|[*?{}$`=]/.test(token) ||
+    token.endsWith('/') ||
+    /^[a-z]+:\/\//i.test(token)
+  )
+    return false;
   if (NOT_FILES.has(token)) return false;
   if (!token.includes('/')) return isBareFileName(token);
   const last = token.slice(token.lastIndexOf('/') + 1);
@@ -103,7 +115,10 @@ function touchesOfSimpleCommand(tokens: readonly string[], out: PathTouch[]): vo
       const target = tokens[i + 1];
       i++;
       if (target === undefined || NOT_FILES.has(target) || target.startsWith('&')) continue;
-      out.push({ path: normalizePath(target), how: redirect[1] === '>' ? 'written' : redirect[1] === '>>' ? 'edited' : 'read' });
+      out.push({
+        path: normalizePath(target),
+        how: redirect[1] === '>' ? 'written' : redirect[1] === '>>' ? 'edited' : 'read',
+      });
       continue;
     }
     if (/^\d?(<<<?|>&|&>)/.test(token)) {
@@ -136,9 +151,11 @@ function touchesOfSimpleCommand(tokens: readonly string[], out: PathTouch[]): vo
   }
   const written = new Set(writes);
   for (const path of writes) out.push({ path: normalizePath(path), how });
-  for (const arg of args) if (!written.has(arg) && looksLikeFile(arg)) out.push({ path: normalizePath(arg), how: 'read' });
+  for (const arg of args)
+    if (!written.has(arg) && looksLikeFile(arg)) out.push({ path: normalizePath(arg), how: 'read' });
   // `python reproduce.py`: the program itself may be a script path
-  if (words[start] !== undefined && looksLikeFile(words[start])) out.push({ path: normalizePath(words[start]), how: 'read' });
+  if (words[start] !== undefined && looksLikeFile(words[start]))
+    out.push({ path: normalizePath(words[start]), how: 'read' });
 }
 
 /** `*** Update File: a.py` (apply_patch) and `+++ b/a.py` (unified diff) headers. */
@@ -147,8 +164,10 @@ export function patchTouches(text: string): PathTouch[] {
   for (const match of text.matchAll(/^\*\*\* (Add|Update|Delete) File: (.+)$/gm)) {
     out.push({ path: normalizePath(match[2]), how: match[1] === 'Add' ? 'written' : 'edited' });
   }
-  for (const match of text.matchAll(/^\+\+\+ (?:b\/)?(\S+)/gm)) if (match[1] !== '/dev/null') out.push({ path: normalizePath(match[1]), how: 'edited' });
-  for (const match of text.matchAll(/^\*\*\* Move to: (.+)$/gm)) out.push({ path: normalizePath(match[1]), how: 'written' });
+  for (const match of text.matchAll(/^\+\+\+ (?:b\/)?(\S+)/gm))
+    if (match[1] !== '/dev/null') out.push({ path: normalizePath(match[1]), how: 'edited' });
+  for (const match of text.matchAll(/^\*\*\* Move to: (.+)$/gm))
+    out.push({ path: normalizePath(match[1]), how: 'written' });
   return out;
 }
 
@@ -181,7 +200,10 @@ export function wholeViewsOfShell(command: string): string[] {
 /** A copy's name says it keeps the old file: the file's own name with more after it, or bak/backup/orig/old. */
 function namesBackupOf(source: string, target: string): boolean {
   const base = (path: string) => path.slice(path.lastIndexOf('/') + 1);
-  return (base(target).startsWith(base(source)) && base(target) !== base(source)) || /(^|[._-])(bak|backup|orig|old)([._-]|\d*$)/i.test(base(target));
+  return (
+    (base(target).startsWith(base(source)) && base(target) !== base(source)) ||
+    /(^|[._-])(bak|backup|orig|old)([._-]|\d*$)/i.test(base(target))
+  );
 }
 
 /**

@@ -8,7 +8,8 @@ export function observeCalibration(calibration: Calibration, counted: number, me
   if (!(counted > 0 && measured > 0)) return calibration;
   const anchor = calibration.anchor;
   let factor = calibration.factor;
-  if (anchor && Math.abs(counted - anchor[0]) >= MIN_SPREAD) factor = Math.min(MAX_FACTOR, Math.max(1, (measured - anchor[1]) / (counted - anchor[0])));
+  if (anchor && Math.abs(counted - anchor[0]) >= MIN_SPREAD)
+    factor = Math.min(MAX_FACTOR, Math.max(1, (measured - anchor[1]) / (counted - anchor[0])));
   const overhead = Math.max(0, measured - factor * counted);
   const keepAnchor = anchor && Math.abs(counted - anchor[0]) < MIN_SPREAD;
   return { factor, overhead, anchor: keepAnchor ? anchor : [counted, measured] };

@@ -6,7 +6,19 @@ import { RECALL_CONFIG_FIELDS } from '../recall/recall-config.ts';
 import { taskRail } from '../task-rail/restore-task-rail.ts';
 import { describeValue as describe } from '../text/describe-value.ts';
 import { isRecord as isObject } from '../text/is-record.ts';
-import { anything, boolean, callable, is, number, optionalFields, record, reject, string, type Check, type Fields } from '../validation/check.ts';
+import {
+  anything,
+  boolean,
+  callable,
+  is,
+  number,
+  optionalFields,
+  record,
+  reject,
+  string,
+  type Check,
+  type Fields,
+} from '../validation/check.ts';
 import { checkOption } from '../validation/check-option.ts';
 import type { FoldPrepareOptions } from './fold-outcome.ts';
 import type { FoldSessionOptions } from './fold-session-options.ts';
@@ -23,7 +35,11 @@ const FREEZE_SETTINGS: Fields<FreezeConfig> = {
 const booleanOrSettings =
   (settings: Check<unknown>): Check<unknown> =>
   (value, path) =>
-    typeof value === 'boolean' ? value : isObject(value) ? settings(value, path) : reject(path, 'a boolean or an object', value);
+    typeof value === 'boolean'
+      ? value
+      : isObject(value)
+        ? settings(value, path)
+        : reject(path, 'a boolean or an object', value);
 
 /** Every option of `new FoldSession(…)` and what it must be: an option added to the type without a check here does not compile. */
 const SESSION_OPTIONS: Fields<FoldSessionOptions> = {
@@ -36,7 +52,10 @@ const SESSION_OPTIONS: Fields<FoldSessionOptions> = {
   freeze: booleanOrSettings(record(optionalFields(FREEZE_SETTINGS), true)) as Check<FoldSessionOptions['freeze']>,
   recall: booleanOrSettings(record(optionalFields(RECALL_CONFIG_FIELDS), true)) as Check<FoldSessionOptions['recall']>,
   restoredState: is((value) => typeof value === 'string' || isObject(value), 'a string or an object'),
-  keepReceipts: is((value) => typeof value === 'boolean' || (Number.isInteger(value) && (value as number) >= 0), 'a boolean or a whole number of receipts ≥ 0'),
+  keepReceipts: is(
+    (value) => typeof value === 'boolean' || (Number.isInteger(value) && (value as number) >= 0),
+    'a boolean or a whole number of receipts ≥ 0',
+  ),
 };
 
 /** Every option of `prepare(history, options)` and what it must be, as above. */
@@ -50,7 +69,8 @@ const PREPARE_OPTIONS: Fields<FoldPrepareOptions> = {
 /** The options object itself: absent, or a plain object. */
 function checkOptionsObject(options: unknown, what: string): Record<string, unknown> {
   if (options === undefined) return {};
-  if (!isObject(options)) throw new FoldOptionsError('(options)', `${what} options must be an object or left out, got ${describe(options)}`);
+  if (!isObject(options))
+    throw new FoldOptionsError('(options)', `${what} options must be an object or left out, got ${describe(options)}`);
   return options;
 }
 
@@ -62,7 +82,10 @@ function checkOptions(options: unknown, known: Fields<object>, what: string): Re
   const checked = checkOptionsObject(options, what);
   for (const key of Object.keys(checked)) {
     if (Object.hasOwn(known, key)) continue;
-    const hint = what === 'FoldSession' && FOLD_CONFIG_FIELDS.includes(key) ? `; fold settings go under foldConfig, as { foldConfig: { ${key}: … } }` : `; the options are ${Object.keys(known).join(', ')}`;
+    const hint =
+      what === 'FoldSession' && FOLD_CONFIG_FIELDS.includes(key)
+        ? `; fold settings go under foldConfig, as { foldConfig: { ${key}: … } }`
+        : `; the options are ${Object.keys(known).join(', ')}`;
     throw new FoldOptionsError(key, `${what} has no option ${JSON.stringify(key)}${hint}`);
   }
   checkOption(record(optionalFields(known)), checked, '');
@@ -73,7 +96,11 @@ function checkOptions(options: unknown, known: Fields<object>, what: string): Re
 export function checkSessionOptions(options: unknown): Record<string, unknown> {
   const checked = checkOptions(options, SESSION_OPTIONS, 'FoldSession');
   const budget = checked.budget as Record<string, unknown> | undefined;
-  if (budget && checked.pressureCeiling === undefined && typeof budget.pressureCeilingTokens !== 'number') throw new FoldOptionsError('budget', `budget.pressureCeilingTokens must be a number, got ${describe(budget.pressureCeilingTokens)}`);
+  if (budget && checked.pressureCeiling === undefined && typeof budget.pressureCeilingTokens !== 'number')
+    throw new FoldOptionsError(
+      'budget',
+      `budget.pressureCeilingTokens must be a number, got ${describe(budget.pressureCeilingTokens)}`,
+    );
   return checked;
 }
 
@@ -91,7 +118,10 @@ export function checkedCounter(countTokens: TokenCounter): TokenCounter {
   return (text: string) => {
     const tokens: unknown = countTokens(text);
     if (typeof tokens !== 'number' || !Number.isFinite(tokens) || tokens < 0)
-      throw new FoldOptionsError('countTokens', `countTokens must return a non-negative finite number of tokens; it returned ${describe(tokens)} for a text of ${text.length} characters`);
+      throw new FoldOptionsError(
+        'countTokens',
+        `countTokens must return a non-negative finite number of tokens; it returned ${describe(tokens)} for a text of ${text.length} characters`,
+      );
     return Math.ceil(tokens);
   };
 }

@@ -36,7 +36,12 @@ function clippedTokens(transcript: Transcript, index: number, maxChars: number, 
  * The longest clip of message `index` (head and tail kept, the cut marked) whose plain rendering
  * counts at most `allowance` tokens, or null; its recorded size adds the framing headroom.
  */
-export function clipToFit(transcript: Transcript, index: number, allowance: number, countTokens: TokenCounter): ClippedMessage | null {
+export function clipToFit(
+  transcript: Transcript,
+  index: number,
+  allowance: number,
+  countTokens: TokenCounter,
+): ClippedMessage | null {
   let maxChars = Math.floor(allowance * CHARS_PER_TOKEN_GUESS);
   // a clip cuts single strings, so at the longest one's length or more it cuts nothing: those
   // lengths are skipped uncounted, and a message of small strings only (a step of thousands of
@@ -66,7 +71,8 @@ function mayClipLive(transcript: Transcript, index: number): boolean {
 /** Tokens by which the live-clippable messages in [start, end) exceed `capTokens`. */
 export function oversizeBetween(transcript: Transcript, start: number, end: number, capTokens: number): number {
   let over = 0;
-  for (let i = start; i < end; i++) if (transcript.tokens[i] > capTokens && mayClipLive(transcript, i)) over += transcript.tokens[i] - capTokens;
+  for (let i = start; i < end; i++)
+    if (transcript.tokens[i] > capTokens && mayClipLive(transcript, i)) over += transcript.tokens[i] - capTokens;
   return over;
 }
 
@@ -77,8 +83,14 @@ export interface LiveOutputShare {
 }
 
 /** The config's live-output shares of `ceilingTokens`; a config without them never clips below the ceiling. */
-export function liveOutputShare(config: Pick<FoldConfig, 'liveOutputFraction' | 'liveOutputFloorFraction'>, ceilingTokens: number): LiveOutputShare {
-  return { cap: (config.liveOutputFraction ?? 1) * ceilingTokens, floor: (config.liveOutputFloorFraction ?? 0) * ceilingTokens };
+export function liveOutputShare(
+  config: Pick<FoldConfig, 'liveOutputFraction' | 'liveOutputFloorFraction'>,
+  ceilingTokens: number,
+): LiveOutputShare {
+  return {
+    cap: (config.liveOutputFraction ?? 1) * ceilingTokens,
+    floor: (config.liveOutputFloorFraction ?? 0) * ceilingTokens,
+  };
 }
 
 /**
@@ -89,12 +101,23 @@ export function liveOutputShare(config: Pick<FoldConfig, 'liveOutputFraction' | 
  * read once; in full they would force the sealed bands to re-fold and rewrite the cached prefix.
  * They fold whole into the next band.
  */
-export function clipOversizedOutputs(transcript: Transcript, cut: number, share: LiveOutputShare, countTokens: TokenCounter): { tokens: number; clipped: Record<string, ClippedMessage> } {
+export function clipOversizedOutputs(
+  transcript: Transcript,
+  cut: number,
+  share: LiveOutputShare,
+  countTokens: TokenCounter,
+): { tokens: number; clipped: Record<string, ClippedMessage> } {
   const clipped: Record<string, ClippedMessage> = {};
   let tokens = transcript.tokensBetween(cut, transcript.length);
   const outputs: number[] = [];
   for (let i = cut; i < transcript.length; i++) if (mayClipLive(transcript, i)) outputs.push(i);
-  const level = Math.max(share.floor, fillLevel(outputs.map((i) => transcript.tokens[i]), share.cap));
+  const level = Math.max(
+    share.floor,
+    fillLevel(
+      outputs.map((i) => transcript.tokens[i]),
+      share.cap,
+    ),
+  );
   // a level too low for any clip to keep readable text leaves the outputs whole (thousands of parallel results)
   if (level * CHARS_PER_TOKEN_GUESS < MIN_CLIP_CHARS) return { tokens, clipped };
   for (const i of outputs) {

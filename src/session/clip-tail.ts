@@ -29,7 +29,14 @@ const MIN_CLIP_TOKENS = 64;
  * Last resort before a rebirth: when the live step alone is too big (one huge tool result), fold
  * everything before it into one small band and show the live step's largest messages clipped.
  */
-export function clipTail(transcript: Transcript, input: ClipInput, limit: number, ackTokens: number, countTokens: TokenCounter, config: FoldConfig): ClipPlan | null {
+export function clipTail(
+  transcript: Transcript,
+  input: ClipInput,
+  limit: number,
+  ackTokens: number,
+  countTokens: TokenCounter,
+  config: FoldConfig,
+): ClipPlan | null {
   const end = transcript.length;
   let cut = end - 1;
   while (cut > input.coveredEnd && !transcript.isSafeCut(cut)) cut--;
@@ -39,7 +46,19 @@ export function clipTail(transcript: Transcript, input: ClipInput, limit: number
   if (cut > foldStart) {
     const rawTokens = transcript.tokensBetween(foldStart, cut);
     const budgetTokens = Math.min(LAST_RESORT_BAND_FRACTION * limit, config.bandRatio * rawTokens);
-    const band = buildBand(bandRequest({ transcript, config, countTokens, start: foldStart, end: cut, budgetTokens, pinned: latestInstruction(transcript), withPreamble: !input.seed, closetFraction: Math.max(config.closetFraction, LAST_RESORT_CLOSET_FRACTION) }));
+    const band = buildBand(
+      bandRequest({
+        transcript,
+        config,
+        countTokens,
+        start: foldStart,
+        end: cut,
+        budgetTokens,
+        pinned: latestInstruction(transcript),
+        withPreamble: !input.seed,
+        closetFraction: Math.max(config.closetFraction, LAST_RESORT_CLOSET_FRACTION),
+      }),
+    );
     // a fold no smaller than what it replaces is never emitted: the sealed bands stay, with the
     // raw tail they end at (dropping them would leave a gap the view skips and restore refuses)
     if (band.tokens + ackTokens < rawTokens) bands = [band];

@@ -1,4 +1,10 @@
-import { bandReceiptBody, digestOf, takeBandRecord, type BandReceipt, type SealedBandRecord } from '../fold/band-receipt.ts';
+import {
+  bandReceiptBody,
+  digestOf,
+  takeBandRecord,
+  type BandReceipt,
+  type SealedBandRecord,
+} from '../fold/band-receipt.ts';
 import type { Band } from '../fold/band.ts';
 import type { EpochReason } from '../freeze/freeze-state.ts';
 import { fingerprintOf } from '../messages/transcript.ts';
@@ -62,7 +68,13 @@ export class PendingReceipt {
   }
 
   /** The receipt of a call that sealed `bands` after `previous`; null when it sealed no band this process built. */
-  static of(call: { call: number; epoch: number; epochReason: EpochReason; merged: boolean }, previous: readonly Band[], bands: readonly Band[], messages: readonly CanonicalMessage[], source: (index: number) => ProviderMessage): PendingReceipt | null {
+  static of(
+    call: { call: number; epoch: number; epochReason: EpochReason; merged: boolean },
+    previous: readonly Band[],
+    bands: readonly Band[],
+    messages: readonly CanonicalMessage[],
+    source: (index: number) => ProviderMessage,
+  ): PendingReceipt | null {
     const kept = new Set(previous);
     const fresh = bands.filter((band) => !kept.has(band));
     const sealed: SealedBand[] = [];
@@ -77,7 +89,9 @@ export class PendingReceipt {
       version: FOLD_RECEIPT_VERSION,
       ...call,
       firstBand: bands.indexOf(fresh[0]),
-      replaced: previous.filter((band) => !current.has(band)).map((band) => ({ messages: [band.start, band.end] as const, textDigest: digestOf(fnv1a(band.text)) })),
+      replaced: previous
+        .filter((band) => !current.has(band))
+        .map((band) => ({ messages: [band.start, band.end] as const, textDigest: digestOf(fnv1a(band.text)) })),
     } as const;
     const start = sealed[0].band.start;
     const end = sealed[sealed.length - 1].band.end;

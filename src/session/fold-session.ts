@@ -2,11 +2,18 @@ import { LineTokenCache, messageTokensUpperBound, readAheadLines } from '../fold
 import type { Band } from '../fold/band.ts';
 import { resolveFoldConfig, tailCapTokens, type FoldConfig } from '../fold/fold-config.ts';
 import { DEFAULT_FREEZE_CONFIG, evaluateFoldFreeze, type FreezeConfig } from '../freeze/evaluate-freeze.ts';
-import { commitFoldFreeze, createFoldFreezeState, hasSealedPrefix, touchFoldFreeze, type EpochReason, type FoldFreezeState } from '../freeze/freeze-state.ts';
+import {
+  commitFoldFreeze,
+  createFoldFreezeState,
+  hasSealedPrefix,
+  touchFoldFreeze,
+  type EpochReason,
+  type FoldFreezeState,
+} from '../freeze/freeze-state.ts';
 import { decodeSavedState } from '../freeze/decode-saved-state.ts';
 import { encodeSavedState } from '../freeze/encode-saved-state.ts';
 import { FoldStateError } from '../freeze/fold-state-error.ts';
-import { COUNTER_PROBE, type SavedFoldSession } from '../freeze/saved-format.ts';
+import { COUNTER_PROBE } from '../freeze/saved-format.ts';
 import { FoldOptionsError } from '../messages/fold-input-error.ts';
 import { checkedCounter, checkPrepareOptions, checkSessionOptions } from './check-options.ts';
 import { Transcript, type TokenCounter } from '../messages/transcript.ts';
@@ -68,7 +75,10 @@ export class FoldSession {
   private prefix: ProviderMessage[] = [];
   private prefixBuilt = false;
   /** The clipped copy last shown of each live message: a clip stays in the tail for many calls, and cutting it re-scans the text. */
-  private readonly clippedCopies = new WeakMap<ProviderMessage, { readonly maxChars: number; readonly copy: ProviderMessage }>();
+  private readonly clippedCopies = new WeakMap<
+    ProviderMessage,
+    { readonly maxChars: number; readonly copy: ProviderMessage }
+  >();
   private ackTokens = 0;
   private prefixChars = 0;
   private needsVerification: boolean;
@@ -89,12 +99,23 @@ export class FoldSession {
 
   constructor(given: FoldSessionOptions = {}) {
     const options = checkSessionOptions(given) as FoldSessionOptions;
-    const ceiling = options.pressureCeiling ?? options.budget?.pressureCeilingTokens ?? DEFAULT_FOLD_PRESSURE_CEILING_TOKENS;
-    if (ceiling !== false && !(typeof ceiling === 'number' && Number.isFinite(ceiling) && ceiling >= MIN_PRESSURE_CEILING_TOKENS)) throw new FoldOptionsError('pressureCeiling', `pressureCeiling must be false or a number of tokens ≥ ${String(MIN_PRESSURE_CEILING_TOKENS).replace(/\B(?=(\d{3})+$)/g, ',')}, got ${typeof ceiling === 'string' ? JSON.stringify(ceiling) : String(ceiling)}`);
+    const ceiling =
+      options.pressureCeiling ?? options.budget?.pressureCeilingTokens ?? DEFAULT_FOLD_PRESSURE_CEILING_TOKENS;
+    if (
+      ceiling !== false &&
+      !(typeof ceiling === 'number' && Number.isFinite(ceiling) && ceiling >= MIN_PRESSURE_CEILING_TOKENS)
+    )
+      throw new FoldOptionsError(
+        'pressureCeiling',
+        `pressureCeiling must be false or a number of tokens ≥ ${String(MIN_PRESSURE_CEILING_TOKENS).replace(/\B(?=(\d{3})+$)/g, ',')}, got ${typeof ceiling === 'string' ? JSON.stringify(ceiling) : String(ceiling)}`,
+      );
     this.ceiling = ceiling === false ? null : Math.floor(ceiling);
     this.config = resolveFoldConfig(options.foldConfig, this.ceiling);
     const freeze = options.freeze;
-    this.freezeConfig = freeze === false ? { ...DEFAULT_FREEZE_CONFIG, enabled: false } : { ...DEFAULT_FREEZE_CONFIG, ...(typeof freeze === 'object' ? freeze : {}) };
+    this.freezeConfig =
+      freeze === false
+        ? { ...DEFAULT_FREEZE_CONFIG, enabled: false }
+        : { ...DEFAULT_FREEZE_CONFIG, ...(typeof freeze === 'object' ? freeze : {}) };
     // the transcript checks its own counts (naming the message); every other count goes through the check
     this.countTokens = options.countTokens ? checkedCounter(options.countTokens) : estimateTokens;
     this.now = options.now ?? (() => Date.now());
@@ -102,10 +123,18 @@ export class FoldSession {
     this.lineTokens = new LineTokenCache(this.countTokens);
     this.configFingerprint = fnv1a(JSON.stringify([this.config, this.ceiling]));
     this.counterProbe = this.countTokens(COUNTER_PROBE);
-    this.state = options.restoredState === undefined ? createFoldFreezeState(this.configFingerprint) : this.restore(options.restoredState);
+    this.state =
+      options.restoredState === undefined
+        ? createFoldFreezeState(this.configFingerprint)
+        : this.restore(options.restoredState);
     this.needsVerification = options.restoredState !== undefined;
     const recall = options.recall;
-    this.recallLane = recall === false ? null : recall === undefined ? new RecallLane({}, this.countTokens, 'rewrites') : new RecallLane(recall === true ? {} : recall, this.countTokens);
+    this.recallLane =
+      recall === false
+        ? null
+        : recall === undefined
+          ? new RecallLane({}, this.countTokens, 'rewrites')
+          : new RecallLane(recall === true ? {} : recall, this.countTokens);
     const keep = options.keepReceipts ?? DEFAULT_RECEIPT_LOG_LENGTH;
     this.receiptLogLength = keep === true ? Infinity : keep === false ? 0 : keep;
     this.receiptLog = this.receiptLogLength > 0 ? [] : null;
@@ -146,7 +175,12 @@ export class FoldSession {
     if (counterProbe !== null && !sameCounter) return { ...state, configFingerprint: UNKNOWN_CONFIG_FINGERPRINT };
     const mismatch = recountMismatch(state, this.countTokens, this.lineTokens);
     if (mismatch === null) return state;
-    if (sameCounter) throw new FoldStateError('invalid-field', mismatch.field, `holds ${mismatch.stored} tokens, but its text counts ${mismatch.counted}`);
+    if (sameCounter)
+      throw new FoldStateError(
+        'invalid-field',
+        mismatch.field,
+        `holds ${mismatch.stored} tokens, but its text counts ${mismatch.counted}`,
+      );
     return { ...state, configFingerprint: UNKNOWN_CONFIG_FINGERPRINT };
   }
 
@@ -175,13 +209,29 @@ export class FoldSession {
    */
   prepare(history: readonly ProviderMessage[], options?: FoldPrepareOptions): FoldOutcome {
     const checked = checkPrepareOptions(options);
-    const saved = { state: this.state, prefix: this.prefix, prefixBuilt: this.prefixBuilt, ackTokens: this.ackTokens, prefixChars: this.prefixChars, needsVerification: this.needsVerification, fingerprintPending: this.fingerprintPending };
+    const saved = {
+      state: this.state,
+      prefix: this.prefix,
+      prefixBuilt: this.prefixBuilt,
+      ackTokens: this.ackTokens,
+      prefixChars: this.prefixChars,
+      needsVerification: this.needsVerification,
+      fingerprintPending: this.fingerprintPending,
+    };
     try {
       const outcome = this.prepareChecked(history, checked);
       this.transcript.commit();
       return outcome;
     } catch (error) {
-      ({ state: this.state, prefix: this.prefix, prefixBuilt: this.prefixBuilt, ackTokens: this.ackTokens, prefixChars: this.prefixChars, needsVerification: this.needsVerification, fingerprintPending: this.fingerprintPending } = saved);
+      ({
+        state: this.state,
+        prefix: this.prefix,
+        prefixBuilt: this.prefixBuilt,
+        ackTokens: this.ackTokens,
+        prefixChars: this.prefixChars,
+        needsVerification: this.needsVerification,
+        fingerprintPending: this.fingerprintPending,
+      } = saved);
       this.transcript.rollback();
       this.recallLane?.forget();
       throw error;
@@ -205,10 +255,17 @@ export class FoldSession {
     const now = this.now();
     const calibration = this.calibrate(measured);
     const ceiling = this.ceiling;
-    const limit = ceiling === null ? Number.POSITIVE_INFINITY : countedBudget(calibration, ceiling * (1 - this.config.safetyFraction));
+    const limit =
+      ceiling === null
+        ? Number.POSITIVE_INFINITY
+        : countedBudget(calibration, ceiling * (1 - this.config.safetyFraction));
     if (!this.prefixBuilt) this.rebuildPrefix();
 
-    const reusedTokens = this.prefixTokens() + transcript.tokensBetween(this.state.coveredEnd, transcript.length) - this.clipSavings() + this.cardTokens();
+    const reusedTokens =
+      this.prefixTokens() +
+      transcript.tokensBetween(this.state.coveredEnd, transcript.length) -
+      this.clipSavings() +
+      this.cardTokens();
     const decision = evaluateFoldFreeze(
       this.state,
       {
@@ -235,7 +292,8 @@ export class FoldSession {
       this.state = touchFoldFreeze(this.state, now, reusedTokens, hot);
       const added = this.recallCards(now, limit);
       outcome = this.outcome(history, hot, undefined, false, added);
-    } else if (decision.reason === 'hard-epoch') outcome = this.hardEpoch(history, now, limit, options.hardEpochSeed, options.taskRail);
+    } else if (decision.reason === 'hard-epoch')
+      outcome = this.hardEpoch(history, now, limit, options.hardEpochSeed, options.taskRail);
     else outcome = this.refold(history, decision.reason, decision.rebuild, now, limit, options);
     this.state = { ...this.state, seenLength: transcript.length };
     return outcome;
@@ -269,7 +327,8 @@ export class FoldSession {
     const state = this.state;
     const cards = state.cards.filter((card) => card.afterIndex < index);
     const clipped = Object.fromEntries(Object.entries(state.clipped).filter(([at]) => Number(at) < index));
-    if (cards.length === state.cards.length && Object.keys(clipped).length === Object.keys(state.clipped).length) return;
+    if (cards.length === state.cards.length && Object.keys(clipped).length === Object.keys(state.clipped).length)
+      return;
     this.state = { ...state, cards, clipped, seenLength: index };
   }
 
@@ -279,9 +338,21 @@ export class FoldSession {
     if (!this.recallLane || !hasSealedPrefix(state)) return 0;
     const from = Math.min(state.seenLength, this.transcript.length);
     const room = Math.floor(limit - state.lastViewTokens);
-    const step = this.recallLane.step(this.transcript, [state.headEnd, state.coveredEnd], from, state.recall ?? createRecallState(), room, now);
+    const step = this.recallLane.step(
+      this.transcript,
+      [state.headEnd, state.coveredEnd],
+      from,
+      state.recall ?? createRecallState(),
+      room,
+      now,
+    );
     const tokens = step.cards.reduce((sum, card) => sum + card.tokens, 0);
-    this.state = { ...state, cards: [...state.cards, ...step.cards], recall: step.state, lastViewTokens: state.lastViewTokens + tokens };
+    this.state = {
+      ...state,
+      cards: [...state.cards, ...step.cards],
+      recall: step.state,
+      lastViewTokens: state.lastViewTokens + tokens,
+    };
     return step.cards.length;
   }
 
@@ -289,46 +360,109 @@ export class FoldSession {
     return this.state.cards.reduce((sum, card) => sum + card.tokens, 0);
   }
 
-  private refold(history: readonly ProviderMessage[], reason: EpochReason, rebuild: boolean, now: number, limit: number, options: FoldPrepareOptions): FoldOutcome {
+  private refold(
+    history: readonly ProviderMessage[],
+    reason: EpochReason,
+    rebuild: boolean,
+    now: number,
+    limit: number,
+    options: FoldPrepareOptions,
+  ): FoldOutcome {
     const transcript = this.transcript;
     const fresh = rebuild || !hasSealedPrefix(this.state);
     const headEnd = fresh ? chooseHeadEnd(transcript, limit, this.config.headFraction) : this.state.headEnd;
     const seed = rebuild ? null : this.state.seed;
     const bands: readonly Band[] = fresh ? [] : this.state.bands;
     const coveredEnd = fresh ? (seed ? seed.end : headEnd) : this.state.coveredEnd;
-    const ceilingTokens = Number.isFinite(limit) ? limit / (1 - this.config.safetyFraction) : transcript.tokensBetween(0, transcript.length);
-    const plan = planFold({ transcript, config: this.config, countTokens: this.countTokens, limitTokens: limit, ceilingTokens, headEnd, seed, bands, coveredEnd, ackTokens: this.ackTokens, lineTokens: this.lineTokens });
+    const ceilingTokens = Number.isFinite(limit)
+      ? limit / (1 - this.config.safetyFraction)
+      : transcript.tokensBetween(0, transcript.length);
+    const plan = planFold({
+      transcript,
+      config: this.config,
+      countTokens: this.countTokens,
+      limitTokens: limit,
+      ceilingTokens,
+      headEnd,
+      seed,
+      bands,
+      coveredEnd,
+      ackTokens: this.ackTokens,
+      lineTokens: this.lineTokens,
+    });
     const previous = this.state.bands;
     if (plan) {
-      this.commit({ headEnd, seed, bands: plan.bands, coveredEnd: plan.coveredEnd, clipped: plan.clipped }, now, plan.viewTokens);
+      this.commit(
+        { headEnd, seed, bands: plan.bands, coveredEnd: plan.coveredEnd, clipped: plan.clipped },
+        now,
+        plan.viewTokens,
+      );
       const entry = this.noteReceipt(previous, reason, plan.merged);
       return this.outcome(history, false, reason, plan.merged, this.recallCards(now, limit), entry);
     }
     // even the smallest tail does not fit: clip oversized raw messages of the live step, else rebirth
-    const clipped = clipTail(transcript, { headEnd, seed, bands, coveredEnd }, limit, this.ackTokens, this.countTokens, this.config);
+    const clipped = clipTail(
+      transcript,
+      { headEnd, seed, bands, coveredEnd },
+      limit,
+      this.ackTokens,
+      this.countTokens,
+      this.config,
+    );
     if (clipped) {
-      this.commit({ headEnd, seed, bands: clipped.bands, coveredEnd: clipped.coveredEnd, clipped: clipped.clipped }, now, clipped.viewTokens);
+      this.commit(
+        { headEnd, seed, bands: clipped.bands, coveredEnd: clipped.coveredEnd, clipped: clipped.clipped },
+        now,
+        clipped.viewTokens,
+      );
       return this.outcome(history, false, reason, false, 0, this.noteReceipt(previous, reason, false));
     }
     // the fallback rebirth honours the host's seed and task rail like an asked-for one
     return this.hardEpoch(history, now, limit, options.hardEpochSeed, options.taskRail);
   }
 
-  private hardEpoch(history: readonly ProviderMessage[], now: number, limit: number, hostSeed: string | undefined, taskRail?: TaskRail): FoldOutcome {
+  private hardEpoch(
+    history: readonly ProviderMessage[],
+    now: number,
+    limit: number,
+    hostSeed: string | undefined,
+    taskRail?: TaskRail,
+  ): FoldOutcome {
     const transcript = this.transcript;
     // the live message stays out of the head even when it is a system message
     const systems = leadingSystemCount(transcript.messages, transcript.length - 1);
     const budget = Number.isFinite(limit) ? limit : transcript.tokensBetween(0, transcript.length);
     const headEnd = transcript.tokensBetween(0, systems) <= this.config.headFraction * budget ? systems : 0;
-    const seedBudget = Math.floor(Math.min(this.config.seedFraction * budget, budget - transcript.tokensBetween(0, headEnd)) * SEED_HEADROOM);
-    const text = hostSeed?.trim() ? hostSeed.trim() : buildSeedFromCanonical(transcript.messages, { budgetTokens: seedBudget, countTokens: this.countTokens, taskRail }).text;
+    const seedBudget = Math.floor(
+      Math.min(this.config.seedFraction * budget, budget - transcript.tokensBetween(0, headEnd)) * SEED_HEADROOM,
+    );
+    const text = hostSeed?.trim()
+      ? hostSeed.trim()
+      : buildSeedFromCanonical(transcript.messages, {
+          budgetTokens: seedBudget,
+          countTokens: this.countTokens,
+          taskRail,
+        }).text;
     const seed = { text, tokens: syntheticMessageTokens(this.countTokens, 'user', text), end: transcript.length };
-    this.commit({ headEnd, seed, bands: [], coveredEnd: transcript.length, clipped: {} }, now, transcript.tokensBetween(0, headEnd) + seed.tokens);
+    this.commit(
+      { headEnd, seed, bands: [], coveredEnd: transcript.length, clipped: {} },
+      now,
+      transcript.tokensBetween(0, headEnd) + seed.tokens,
+    );
     return this.outcome(history, false, 'hard-epoch', false);
   }
 
-  private commit(parts: Omit<Parameters<typeof commitFoldFreeze>[1], 'coveredFingerprint' | 'dialect'>, now: number, viewTokens: number): void {
-    this.state = commitFoldFreeze(this.state, { ...parts, dialect: this.transcript.dialect, coveredFingerprint: 0 }, now, viewTokens);
+  private commit(
+    parts: Omit<Parameters<typeof commitFoldFreeze>[1], 'coveredFingerprint' | 'dialect'>,
+    now: number,
+    viewTokens: number,
+  ): void {
+    this.state = commitFoldFreeze(
+      this.state,
+      { ...parts, dialect: this.transcript.dialect, coveredFingerprint: 0 },
+      now,
+      viewTokens,
+    );
     this.fingerprintPending = true;
     this.state = { ...this.state, configFingerprint: this.configFingerprint };
     this.rebuildPrefix();
@@ -337,7 +471,13 @@ export class FoldSession {
   /** The receipt of this call, when it sealed a band: read now from the lines the band build picked. */
   private noteReceipt(previous: readonly Band[], reason: EpochReason, merged: boolean): PendingReceipt | undefined {
     const transcript = this.transcript;
-    const receipt = PendingReceipt.of({ call: this.state.calls, epoch: this.state.epochs, epochReason: reason, merged }, previous, this.state.bands, transcript.messages, (index) => transcript.source(index));
+    const receipt = PendingReceipt.of(
+      { call: this.state.calls, epoch: this.state.epochs, epochReason: reason, merged },
+      previous,
+      this.state.bands,
+      transcript.messages,
+      (index) => transcript.source(index),
+    );
     if (!receipt) return undefined;
     if (this.receiptLog) {
       this.receiptLog.push(receipt);
@@ -350,7 +490,10 @@ export class FoldSession {
   /** Host telemetry (what the provider measured for the previous view) refines the calibration. */
   private calibrate(measured: number | undefined): Calibration {
     if (measured !== undefined && measured > 0 && this.state.lastViewTokens > 0) {
-      this.state = { ...this.state, calibration: observeCalibration(this.state.calibration, this.state.lastViewTokens, measured) };
+      this.state = {
+        ...this.state,
+        calibration: observeCalibration(this.state.calibration, this.state.lastViewTokens, measured),
+      };
     }
     return this.state.calibration;
   }
@@ -369,7 +512,11 @@ export class FoldSession {
 
   private prefixTokens(): number {
     const state = this.state;
-    return this.transcript.tokensBetween(0, Math.min(state.headEnd, this.transcript.length)) + (state.seed?.tokens ?? 0) + state.bands.reduce((sum, band) => sum + band.tokens + this.ackTokens, 0);
+    return (
+      this.transcript.tokensBetween(0, Math.min(state.headEnd, this.transcript.length)) +
+      (state.seed?.tokens ?? 0) +
+      state.bands.reduce((sum, band) => sum + band.tokens + this.ackTokens, 0)
+    );
   }
 
   private clipSavings(): number {
@@ -382,7 +529,10 @@ export class FoldSession {
   }
 
   private tailChars(): number {
-    return this.transcript.charsBetween(Math.min(this.state.coveredEnd, this.transcript.length), this.transcript.length);
+    return this.transcript.charsBetween(
+      Math.min(this.state.coveredEnd, this.transcript.length),
+      this.transcript.length,
+    );
   }
 
   private rebuildPrefix(): void {
@@ -395,11 +545,25 @@ export class FoldSession {
     for (const band of state.bands) prefix.push(writeSyntheticMessage(dialect, 'user', band.text), ack);
     this.prefix = prefix;
     this.prefixBuilt = true;
-    this.prefixChars = this.transcript.charsBetween(0, Math.min(state.headEnd, this.transcript.length)) + (state.seed?.text.length ?? 0) + state.bands.reduce((sum, band) => sum + band.text.length + FOLD_ACKNOWLEDGEMENT.length, 0);
-    this.ackTokens = syntheticMessageTokens(this.countTokens, dialect === 'gemini' ? 'model' : 'assistant', FOLD_ACKNOWLEDGEMENT);
+    this.prefixChars =
+      this.transcript.charsBetween(0, Math.min(state.headEnd, this.transcript.length)) +
+      (state.seed?.text.length ?? 0) +
+      state.bands.reduce((sum, band) => sum + band.text.length + FOLD_ACKNOWLEDGEMENT.length, 0);
+    this.ackTokens = syntheticMessageTokens(
+      this.countTokens,
+      dialect === 'gemini' ? 'model' : 'assistant',
+      FOLD_ACKNOWLEDGEMENT,
+    );
   }
 
-  private outcome(history: readonly ProviderMessage[], cacheHot: boolean, reason: EpochReason | undefined, merged: boolean, recalled = 0, receipt?: PendingReceipt): FoldOutcome {
+  private outcome(
+    history: readonly ProviderMessage[],
+    cacheHot: boolean,
+    reason: EpochReason | undefined,
+    merged: boolean,
+    recalled = 0,
+    receipt?: PendingReceipt,
+  ): FoldOutcome {
     const outcome = this.outcomeOf(history, cacheHot, reason, merged, recalled);
     // its digests are worked out when read: they cost a pass over the covered messages
     if (receipt) Object.defineProperty(outcome, 'receipt', { enumerable: true, get: () => receipt.get() });
@@ -414,7 +578,13 @@ export class FoldSession {
     return copy;
   }
 
-  private outcomeOf(history: readonly ProviderMessage[], cacheHot: boolean, reason: EpochReason | undefined, merged: boolean, recalled: number): FoldOutcome {
+  private outcomeOf(
+    history: readonly ProviderMessage[],
+    cacheHot: boolean,
+    reason: EpochReason | undefined,
+    merged: boolean,
+    recalled: number,
+  ): FoldOutcome {
     const state = this.state;
     const transcript = this.transcript;
     const tail: ProviderMessage[] = [];
@@ -425,7 +595,8 @@ export class FoldSession {
     for (let index = state.coveredEnd; index < history.length; index++) {
       const clip = clipping ? state.clipped[String(index)] : undefined;
       tail.push(clip === undefined ? history[index] : this.clippedCopy(history[index], clip.maxChars));
-      for (; card < state.cards.length && state.cards[card].afterIndex === index; card++) tail.push(writeSyntheticMessage(state.dialect, 'user', state.cards[card].text));
+      for (; card < state.cards.length && state.cards[card].afterIndex === index; card++)
+        tail.push(writeSyntheticMessage(state.dialect, 'user', state.cards[card].text));
     }
     const sealed = hasSealedPrefix(state);
     // prefix + tail even when nothing is sealed: a clipped live step must show clipped
@@ -436,7 +607,8 @@ export class FoldSession {
     const coveredEnd = Math.min(state.coveredEnd, transcript.length);
     const rawChars = transcript.charsBetween(0, transcript.length);
     let clippedChars = 0;
-    for (const [index, clip] of clips) clippedChars += Math.max(0, transcript.charsBetween(Number(index), Number(index) + 1) - clip.maxChars);
+    for (const [index, clip] of clips)
+      clippedChars += Math.max(0, transcript.charsBetween(Number(index), Number(index) + 1) - clip.maxChars);
     const viewChars = this.prefixChars + transcript.charsBetween(coveredEnd, transcript.length) - clippedChars;
     return {
       messages,
@@ -473,18 +645,35 @@ function unsealed(state: FoldFreezeState): FoldFreezeState {
 }
 
 /** The first sealed piece whose stored token count differs from what `countTokens` gives for its text, or null. */
-function recountMismatch(state: FoldFreezeState, countTokens: TokenCounter, lineTokens: LineTokenCache): { field: string; stored: number; counted: number } | null {
-  const check = (field: string, stored: number, counted: number) => (stored === counted ? null : { field, stored, counted });
+function recountMismatch(
+  state: FoldFreezeState,
+  countTokens: TokenCounter,
+  lineTokens: LineTokenCache,
+): { field: string; stored: number; counted: number } | null {
+  const check = (field: string, stored: number, counted: number) =>
+    stored === counted ? null : { field, stored, counted };
   if (state.seed) {
-    const found = check('state.seed.tokens', state.seed.tokens, syntheticMessageTokens(countTokens, 'user', state.seed.text));
+    const found = check(
+      'state.seed.tokens',
+      state.seed.tokens,
+      syntheticMessageTokens(countTokens, 'user', state.seed.text),
+    );
     if (found) return found;
   }
   for (const [i, band] of state.bands.entries()) {
-    const found = check(`state.bands[${i}].tokens`, band.tokens, messageTokensUpperBound('user', band.text, lineTokens));
+    const found = check(
+      `state.bands[${i}].tokens`,
+      band.tokens,
+      messageTokensUpperBound('user', band.text, lineTokens),
+    );
     if (found) return found;
   }
   for (const [i, card] of state.cards.entries()) {
-    const found = check(`state.cards[${i}].tokens`, card.tokens, syntheticMessageTokens(countTokens, 'user', card.text));
+    const found = check(
+      `state.cards[${i}].tokens`,
+      card.tokens,
+      syntheticMessageTokens(countTokens, 'user', card.text),
+    );
     if (found) return found;
   }
   return null;

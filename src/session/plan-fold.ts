@@ -80,7 +80,8 @@ function phrasesOf(message: CanonicalMessage): ReadonlySet<number> {
   let phrases = messagePhrases.get(message);
   if (!phrases) {
     const keys = new Set<number>();
-    for (const text of [message.text, message.reasoning, ...message.toolResults.map((result) => result.text)]) addPhraseKeys(text, keys);
+    for (const text of [message.text, message.reasoning, ...message.toolResults.map((result) => result.text)])
+      addPhraseKeys(text, keys);
     messagePhrases.set(message, (phrases = keys));
   }
   return phrases;
@@ -92,7 +93,11 @@ function headPhrases(transcript: Transcript, headEnd: number): Pick<ReadonlySet<
 }
 
 /** Lines, phrases and identifiers the view already holds before a new band: head, seed and older bands. */
-function presentIn(seedIdentifiers: ReadonlySet<string>, bands: readonly Band[], head: Pick<ReadonlySet<number>, 'has'>): PresentInView {
+function presentIn(
+  seedIdentifiers: ReadonlySet<string>,
+  bands: readonly Band[],
+  head: Pick<ReadonlySet<number>, 'has'>,
+): PresentInView {
   const contents = bands.map(contentsOf);
   return {
     lines: unionOf(contents.map((item) => item.lines)),
@@ -130,7 +135,13 @@ export function refoldRawLimit(ceilingTokens: number): number {
  * in `refoldRawLimit` raw tokens. Empty when it re-reads every band, or when one it would
  * re-fold from its lines has no origins (a band saved before them).
  */
-function refoldedFromLines(transcript: Transcript, refolded: readonly Band[], start: number, stop: number, ceilingTokens: number): readonly Band[] {
+function refoldedFromLines(
+  transcript: Transcript,
+  refolded: readonly Band[],
+  start: number,
+  stop: number,
+  ceilingTokens: number,
+): readonly Band[] {
   if (!refolded.length || refolded[0].start !== start) return [];
   const limit = refoldRawLimit(ceilingTokens);
   let read = transcript.tokensBetween(refolded[refolded.length - 1].end, stop);
@@ -160,12 +171,13 @@ export function latestInstruction(transcript: Transcript): number {
  */
 export function planFold(input: FoldPlanInput): FoldPlan | null {
   const { transcript, config, limitTokens, ceilingTokens } = input;
-  const end = transcript.length;
   const foldStart = input.seed ? input.seed.end : input.headEnd;
   const fixedTokens = transcript.tokensBetween(0, input.headEnd) + (input.seed?.tokens ?? 0);
   const last = lastCut(transcript, Math.max(input.coveredEnd, foldStart));
   const bandsTokens = (bands: readonly Band[]) => bands.reduce((sum, band) => sum + band.tokens + input.ackTokens, 0);
-  const seedIdentifiers = new Set<string>(input.seed ? findIdentifiers(input.seed.text).map((identifier) => identifier.value) : []);
+  const seedIdentifiers = new Set<string>(
+    input.seed ? findIdentifiers(input.seed.text).map((identifier) => identifier.value) : [],
+  );
   const pinned = latestInstruction(transcript);
   const head = headPhrases(transcript, input.headEnd);
   const outputShare = liveOutputShare(config, ceilingTokens);
@@ -182,7 +194,8 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
         pinned,
         withPreamble: previous.length === 0 && !input.seed,
         present: presentIn(seedIdentifiers, previous, head),
-        estimateScale: previous[previous.length - 1]?.estimateScale ?? input.bands[input.bands.length - 1]?.estimateScale,
+        estimateScale:
+          previous[previous.length - 1]?.estimateScale ?? input.bands[input.bands.length - 1]?.estimateScale,
         lineTokens: input.lineTokens,
         sealed: refoldedFromLines(transcript, input.bands.slice(previous.length), start, stop, ceilingTokens),
       }),

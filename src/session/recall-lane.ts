@@ -57,11 +57,22 @@ export class RecallLane {
    * Cards for messages [from, end) that fit in `roomTokens`. Cards attach after the newest
    * message only when it leaves no call waiting for its result, so pairing stays valid.
    */
-  step(transcript: Transcript, folded: readonly [number, number], from: number, state: RecallState, roomTokens: number, now: number): RecallStep {
+  step(
+    transcript: Transcript,
+    folded: readonly [number, number],
+    from: number,
+    state: RecallState,
+    roomTokens: number,
+    now: number,
+  ): RecallStep {
     const end = transcript.length;
     const last = transcript.messages[end - 1];
-    if (folded[1] <= folded[0] || from >= end || !last || !transcript.endsStep || roomTokens <= 0) return { cards: [], state, withheld: 0 };
-    const signals = this.mode === 'all' ? extractRecallSignals(transcript.messages, from) : extractRewriteSignals(transcript.messages, from);
+    if (folded[1] <= folded[0] || from >= end || !last || !transcript.endsStep || roomTokens <= 0)
+      return { cards: [], state, withheld: 0 };
+    const signals =
+      this.mode === 'all'
+        ? extractRecallSignals(transcript.messages, from)
+        : extractRewriteSignals(transcript.messages, from);
     // no rewrite in sight: no page table to build, and nothing to remember
     if (this.mode === 'rewrites' && !signals.paths.length) return { cards: [], state, withheld: 0 };
     const key = `${folded[0]}:${folded[1]}`;
@@ -70,8 +81,19 @@ export class RecallLane {
       this.indexKey = key;
     }
     const totalTokens = Math.min(this.config.totalTokens ?? Number.POSITIVE_INFINITY, roomTokens);
-    const context = buildFoldRecallContext(this.index, signals, state, { ...this.config, totalTokens, countTokens: this.countTokens }, now);
-    const cards = context.cards.map((card) => ({ afterIndex: end - 1, key: card.key, text: card.text, tokens: syntheticMessageTokens(this.countTokens, 'user', card.text) }));
+    const context = buildFoldRecallContext(
+      this.index,
+      signals,
+      state,
+      { ...this.config, totalTokens, countTokens: this.countTokens },
+      now,
+    );
+    const cards = context.cards.map((card) => ({
+      afterIndex: end - 1,
+      key: card.key,
+      text: card.text,
+      tokens: syntheticMessageTokens(this.countTokens, 'user', card.text),
+    }));
     // rewrites are rare: a page table kept between them would only hold memory
     if (this.mode === 'rewrites') this.forget();
     let used = 0;

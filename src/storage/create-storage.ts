@@ -1,9 +1,29 @@
 import type { EpisodeStore } from '../episodes/episode-store.ts';
 import type { Episode } from '../episodes/types.ts';
 import type { TaskRail } from '../task-rail/types.ts';
-import { findLimit, newestFirst, rankIndexEntries, selectByPaths, takeRanked, wantedPaths, type PathIndexEntry } from './episode-lookup.ts';
+import {
+  findLimit,
+  newestFirst,
+  rankIndexEntries,
+  selectByPaths,
+  takeRanked,
+  wantedPaths,
+  type PathIndexEntry,
+} from './episode-lookup.ts';
 import { basenamePrefix, indexWrites, readIndexEntry } from './path-index.ts';
-import { checkExpectedVersion, checkId, corruptionReporter, decodeEpisode, decodeRail, decodeSession, encodeEpisode, encodeRail, encodeSession, jsonText, usableRecord } from './record-format.ts';
+import {
+  checkExpectedVersion,
+  checkId,
+  corruptionReporter,
+  decodeEpisode,
+  decodeRail,
+  decodeSession,
+  encodeEpisode,
+  encodeRail,
+  encodeSession,
+  jsonText,
+  usableRecord,
+} from './record-format.ts';
 import { sortIds } from './sort-ids.ts';
 import type { DriverWrite, StorageDriver } from './storage-driver.ts';
 import { CorruptRecordError, SessionConflictError, StorageError } from './storage-errors.ts';
@@ -37,7 +57,11 @@ export function createStorage(driver: StorageDriver, options?: StorageOptions): 
     const stored = await driver.get(SCHEMA_KEY);
     const version = stored === undefined ? 0 : Number(stored);
     if (version === STORAGE_SCHEMA_VERSION) return;
-    if (!(version < STORAGE_SCHEMA_VERSION)) throw new StorageError('storage-failed', `${driver.name} storage is at schema ${String(stored)}, newer than ${STORAGE_SCHEMA_VERSION}, the newest this code reads`);
+    if (!(version < STORAGE_SCHEMA_VERSION))
+      throw new StorageError(
+        'storage-failed',
+        `${driver.name} storage is at schema ${String(stored)}, newer than ${STORAGE_SCHEMA_VERSION}, the newest this code reads`,
+      );
     const writes: DriverWrite[] = [];
     for (const { key, value } of await driver.list(EPISODE, { values: true })) {
       const decoded = decodeEpisode(key, key.slice(EPISODE.length), value);
@@ -62,7 +86,9 @@ export function createStorage(driver: StorageDriver, options?: StorageOptions): 
       return await work(found);
     } catch (error) {
       if (error instanceof StorageError) throw error;
-      throw new StorageError('storage-failed', `${driver.name} storage: ${operation} failed (${describe(error)})`, { cause: error });
+      throw new StorageError('storage-failed', `${driver.name} storage: ${operation} failed (${describe(error)})`, {
+        cause: error,
+      });
     } finally {
       for (const error of found) report(error);
     }
@@ -74,14 +100,18 @@ export function createStorage(driver: StorageDriver, options?: StorageOptions): 
     return text === undefined ? undefined : usableRecord(decodeEpisode(key, id, text), (error) => found.push(error));
   };
   const readEpisodes = async (found: CorruptRecordError[]): Promise<Episode[]> =>
-    (await driver.list(EPISODE, { values: true })).flatMap(({ key, value }) => usableRecord(decodeEpisode(key, key.slice(EPISODE.length), value), (error) => found.push(error)) ?? []);
+    (await driver.list(EPISODE, { values: true })).flatMap(
+      ({ key, value }) =>
+        usableRecord(decodeEpisode(key, key.slice(EPISODE.length), value), (error) => found.push(error)) ?? [],
+    );
   /** The index keys of the stored record of `id`; none when there is no readable one. */
   const storedIndexKeys = (id: string, text: string | undefined): string[] => {
     if (text === undefined) return [];
     const decoded = decodeEpisode(EPISODE + id, id, text);
     return decoded instanceof CorruptRecordError ? [] : indexWrites(decoded).map((write) => write.key);
   };
-  const idsUnder = async (prefix: string): Promise<string[]> => sortIds((await driver.list(prefix)).map((entry) => entry.key.slice(prefix.length)));
+  const idsUnder = async (prefix: string): Promise<string[]> =>
+    sortIds((await driver.list(prefix)).map((entry) => entry.key.slice(prefix.length)));
   /** Removes a key in one step and tells what was stored there. */
   const remove = async (key: string): Promise<string | undefined> => {
     let previous: string | undefined;
@@ -95,7 +125,12 @@ export function createStorage(driver: StorageDriver, options?: StorageOptions): 
   const episodes: EpisodeStore = {
     async put(list) {
       // every record is checked before the first write; the last of several copies of one id wins
-      const prepared = new Map(list.map((episode) => [checkId(episode?.id, 'episode.id'), { text: encodeEpisode(episode), index: indexWrites(episode) }]));
+      const prepared = new Map(
+        list.map((episode) => [
+          checkId(episode?.id, 'episode.id'),
+          { text: encodeEpisode(episode), index: indexWrites(episode) },
+        ]),
+      );
       await run('episodes.put', async () => {
         const ids = [...prepared.keys()];
         const before = await Promise.all(ids.map((id) => driver.get(EPISODE + id)));
@@ -103,7 +138,11 @@ export function createStorage(driver: StorageDriver, options?: StorageOptions): 
         const index = ids.flatMap((id) => prepared.get(id)!.index);
         const kept = new Set(index.map((write) => write.key));
         const stale = ids.flatMap((id, at) => storedIndexKeys(id, before[at]).filter((key) => !kept.has(key)));
-        await driver.batch([...index, ...ids.map((id) => ({ key: EPISODE + id, value: prepared.get(id)!.text })), ...stale.map((key) => ({ key, value: null }))]);
+        await driver.batch([
+          ...index,
+          ...ids.map((id) => ({ key: EPISODE + id, value: prepared.get(id)!.text })),
+          ...stale.map((key) => ({ key, value: null })),
+        ]);
       });
     },
     async get(id) {
@@ -128,13 +167,23 @@ export function createStorage(driver: StorageDriver, options?: StorageOptions): 
         const read = (id: string) => readEpisode(id, found);
         if (unranked.size === 0) return takeRanked(rankIndexEntries(entries, wanted.paths), wanted.paths, limit, read);
         // an index entry without paths and order: read every candidate and rank the records themselves
-        const candidates = await Promise.all([...new Set([...unranked, ...entries.map((entry) => entry.id)])].map(read));
-        return selectByPaths(candidates.filter((episode): episode is Episode => episode !== undefined), wanted.paths, limit);
+        const candidates = await Promise.all(
+          [...new Set([...unranked, ...entries.map((entry) => entry.id)])].map(read),
+        );
+        return selectByPaths(
+          candidates.filter((episode): episode is Episode => episode !== undefined),
+          wanted.paths,
+          limit,
+        );
       });
     },
     async list(listOptions) {
       const sessionId = listOptions?.sessionId;
-      return run('episodes.list', async (found) => newestFirst((await readEpisodes(found)).filter((episode) => sessionId === undefined || episode.sessionId === sessionId)));
+      return run('episodes.list', async (found) =>
+        newestFirst(
+          (await readEpisodes(found)).filter((episode) => sessionId === undefined || episode.sessionId === sessionId),
+        ),
+      );
     },
     async delete(id) {
       checkId(id);
@@ -153,7 +202,8 @@ export function createStorage(driver: StorageDriver, options?: StorageOptions): 
       return run('sessions.load', async (found) => {
         const key = SESSION + id;
         const text = await driver.get(key);
-        const record = text === undefined ? undefined : usableRecord(decodeSession(key, id, text), (error) => found.push(error));
+        const record =
+          text === undefined ? undefined : usableRecord(decodeSession(key, id, text), (error) => found.push(error));
         return record === undefined ? undefined : { id, version: record.version, state: record.state };
       });
     },
@@ -166,7 +216,10 @@ export function createStorage(driver: StorageDriver, options?: StorageOptions): 
         let version = 0;
         await driver.update(key, (current) => {
           // an unreadable record has no version to keep: it counts as absent and is replaced
-          const record = current === undefined ? undefined : usableRecord(decodeSession(key, id, current), (error) => found.push(error));
+          const record =
+            current === undefined
+              ? undefined
+              : usableRecord(decodeSession(key, id, current), (error) => found.push(error));
           const stored = record?.version ?? 0;
           if (expected !== undefined && expected !== stored) throw new SessionConflictError(id, expected, stored);
           version = stored + 1;

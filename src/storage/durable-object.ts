@@ -14,7 +14,11 @@ import { createStorage } from './create-storage.ts';
 import { durableObjectDriver, type DurableObjectSqlStorage } from './drivers/durable-object.ts';
 import type { StorageOptions, WarpfoldStorage } from './storage-types.ts';
 
-export { DURABLE_OBJECT_SCHEMA_VERSION, durableObjectDriver, type DurableObjectSqlStorage } from './drivers/durable-object.ts';
+export {
+  DURABLE_OBJECT_SCHEMA_VERSION,
+  durableObjectDriver,
+  type DurableObjectSqlStorage,
+} from './drivers/durable-object.ts';
 
 export function createDurableObjectStore(storage: DurableObjectSqlStorage, options?: StorageOptions): WarpfoldStorage {
   return createStorage(durableObjectDriver(storage), options);

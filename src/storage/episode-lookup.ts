@@ -12,7 +12,13 @@ export type EpisodeOrderKey = [number, number, string, number, string];
 
 export function episodeOrderKey(episode: Episode): EpisodeOrderKey {
   const time = episode.span.endedAt ?? episode.span.startedAt;
-  return [time === undefined ? 1 : 0, time === undefined ? 0 : -time, episode.sessionId, -episode.span.startIndex, episode.id];
+  return [
+    time === undefined ? 1 : 0,
+    time === undefined ? 0 : -time,
+    episode.sessionId,
+    -episode.span.startIndex,
+    episode.id,
+  ];
 }
 
 export function compareOrderKeys(left: EpisodeOrderKey, right: EpisodeOrderKey): number {
@@ -50,7 +56,9 @@ export function episodePathsByBasename(episode: Episode): Map<string, string[]> 
 /** Ids of the index entries that match a wanted path, deduplicated, newest first. */
 export function rankIndexEntries(entries: Iterable<PathIndexEntry>, paths: readonly string[]): string[] {
   const best = new Map<string, PathIndexEntry>();
-  for (const entry of entries) if (!best.has(entry.id) && entry.paths.some((path) => paths.some((wanted) => pathsMatch(path, wanted)))) best.set(entry.id, entry);
+  for (const entry of entries)
+    if (!best.has(entry.id) && entry.paths.some((path) => paths.some((wanted) => pathsMatch(path, wanted))))
+      best.set(entry.id, entry);
   return [...best.values()].sort((left, right) => compareOrderKeys(left.order, right.order)).map((entry) => entry.id);
 }
 
@@ -58,12 +66,18 @@ export function rankIndexEntries(entries: Iterable<PathIndexEntry>, paths: reado
  * Reads ranked ids in order until `limit` episodes that really match are found: a stale or corrupt
  * record is skipped (its read reports it), so the index only ever narrows what is read.
  */
-export async function takeRanked(ids: readonly string[], paths: readonly string[], limit: number, read: (id: string) => Promise<Episode | undefined>): Promise<Episode[]> {
+export async function takeRanked(
+  ids: readonly string[],
+  paths: readonly string[],
+  limit: number,
+  read: (id: string) => Promise<Episode | undefined>,
+): Promise<Episode[]> {
   const found: Episode[] = [];
   // as many reads at once as episodes are still wanted; ranked order decides which are kept
   for (let next = 0; next < ids.length && found.length < limit; ) {
     const chunk = ids.slice(next, (next += Math.min(limit - found.length, ids.length)));
-    for (const episode of await Promise.all(chunk.map(read))) if (episode && touchesAny(episode, paths) && found.length < limit) found.push(episode);
+    for (const episode of await Promise.all(chunk.map(read)))
+      if (episode && touchesAny(episode, paths) && found.length < limit) found.push(episode);
   }
   return newestFirst(found);
 }
@@ -76,7 +90,8 @@ export function wantedPaths(paths: readonly string[]): { paths: string[]; basena
 
 export function findLimit(options: FindByPathsOptions | undefined): number {
   const limit = options?.limit ?? DEFAULT_FIND_LIMIT;
-  if (!(limit >= 0)) throw new StorageInputError('options.limit', `must be a non-negative number, got ${String(limit)}`);
+  if (!(limit >= 0))
+    throw new StorageInputError('options.limit', `must be a non-negative number, got ${String(limit)}`);
   return limit === Infinity ? Infinity : Math.floor(limit);
 }
 
@@ -90,7 +105,8 @@ export function touchesAny(episode: Episode, paths: readonly string[]): boolean 
 /** Candidates from a basename lookup → the matching ones, deduplicated, newest first, limited. */
 export function selectByPaths(candidates: Iterable<Episode>, paths: readonly string[], limit: number): Episode[] {
   const byId = new Map<string, Episode>();
-  for (const episode of candidates) if (!byId.has(episode.id) && touchesAny(episode, paths)) byId.set(episode.id, episode);
+  for (const episode of candidates)
+    if (!byId.has(episode.id) && touchesAny(episode, paths)) byId.set(episode.id, episode);
   const sorted = [...byId.values()].sort(compareEpisodesNewestFirst);
   return limit === Infinity ? sorted : sorted.slice(0, limit);
 }

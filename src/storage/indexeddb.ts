@@ -31,7 +31,8 @@ export interface IndexedDbStorage extends WarpfoldStorage {
 }
 
 export function createIndexedDbStore(options: IndexedDbStoreOptions): IndexedDbStorage {
-  if (typeof options?.name !== 'string' || options.name === '') throw new StorageInputError('options.name', 'must be a non-empty string (the database name)');
+  if (typeof options?.name !== 'string' || options.name === '')
+    throw new StorageInputError('options.name', 'must be a non-empty string (the database name)');
   const driver = indexedDbDriver(options.name);
   return { ...createStorage(driver, options), close: driver.close };
 }

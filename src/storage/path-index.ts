@@ -1,6 +1,11 @@
 import type { Episode } from '../episodes/types.ts';
 import { fnv1a } from '../text/hash.ts';
-import { episodeOrderKey, episodePathsByBasename, type EpisodeOrderKey, type PathIndexEntry } from './episode-lookup.ts';
+import {
+  episodeOrderKey,
+  episodePathsByBasename,
+  type EpisodeOrderKey,
+  type PathIndexEntry,
+} from './episode-lookup.ts';
 import type { DriverWrite } from './storage-driver.ts';
 
 /**
@@ -19,14 +24,18 @@ const encoder = new TextEncoder();
 
 /** The key prefix every index key of `basename` starts with; a basename never holds a slash. */
 export function basenamePrefix(basename: string): string {
-  if (basename.length * 3 <= MAX_PLAIN_BASENAME_BYTES || encoder.encode(basename).length <= MAX_PLAIN_BASENAME_BYTES) return `${PLAIN}${basename}/`;
+  if (basename.length * 3 <= MAX_PLAIN_BASENAME_BYTES || encoder.encode(basename).length <= MAX_PLAIN_BASENAME_BYTES)
+    return `${PLAIN}${basename}/`;
   return `${HASHED}${fnv1a(basename).toString(36)}/`;
 }
 
 /** The index writes of one episode, keyed by index key. */
 export function indexWrites(episode: Episode): DriverWrite[] {
   const order = episodeOrderKey(episode);
-  return [...episodePathsByBasename(episode)].map(([basename, paths]) => ({ key: basenamePrefix(basename) + episode.id, value: JSON.stringify({ paths, order }) }));
+  return [...episodePathsByBasename(episode)].map(([basename, paths]) => ({
+    key: basenamePrefix(basename) + episode.id,
+    value: JSON.stringify({ paths, order }),
+  }));
 }
 
 /** The entry an index value holds, or undefined when it holds none this code reads (an older layout). */
@@ -38,6 +47,12 @@ export function readIndexEntry(id: string, value: string | undefined): PathIndex
     return undefined;
   }
   const { paths, order } = parsed ?? {};
-  if (!Array.isArray(paths) || !paths.every((path) => typeof path === 'string') || !Array.isArray(order) || order.length !== 5) return undefined;
+  if (
+    !Array.isArray(paths) ||
+    !paths.every((path) => typeof path === 'string') ||
+    !Array.isArray(order) ||
+    order.length !== 5
+  )
+    return undefined;
   return { id, paths, order: order as EpisodeOrderKey };
 }

@@ -5,7 +5,19 @@ import type { TaskRail } from '../task-rail/types.ts';
 import { CorruptRecordError, StorageInputError, type RecordKind } from './storage-errors.ts';
 import type { JsonValue, StorageOptions } from './storage-types.ts';
 import { isRecord } from '../text/is-record.ts';
-import { arrayOf, finite, integer, invalid, nonEmptyString, oneOf, optional, record, reject, string, validate } from '../validation/check.ts';
+import {
+  arrayOf,
+  finite,
+  integer,
+  invalid,
+  nonEmptyString,
+  oneOf,
+  optional,
+  record,
+  reject,
+  string,
+  validate,
+} from '../validation/check.ts';
 import { ValidationError } from '../validation/validation-error.ts';
 
 /**
@@ -53,8 +65,20 @@ const episodeShape = record({
   request: string,
   outcome: oneOf(['succeeded', 'failed', 'abandoned', 'open']),
   files: arrayOf(record({ path: string, how: oneOf(['read', 'edited', 'created']) })),
-  conclusions: arrayOf(record({ kind: oneOf(['verdict', 'hazard', 'answer']), text: string, messageIndex: integer(0), paths: arrayOf(string) })),
-  span: record({ startIndex: integer(0), endIndex: integer(0), startedAt: optional(finite()), endedAt: optional(finite()) }),
+  conclusions: arrayOf(
+    record({
+      kind: oneOf(['verdict', 'hazard', 'answer']),
+      text: string,
+      messageIndex: integer(0),
+      paths: arrayOf(string),
+    }),
+  ),
+  span: record({
+    startIndex: integer(0),
+    endIndex: integer(0),
+    startedAt: optional(finite()),
+    endedAt: optional(finite()),
+  }),
 });
 
 /** The episode itself, every field it holds kept, once its shape is checked. */
@@ -79,7 +103,10 @@ export function jsonText(value: unknown, field: string): string {
   try {
     text = JSON.stringify(value);
   } catch (error) {
-    throw new StorageInputError(field, `is not JSON-serializable (${error instanceof Error ? error.message : String(error)})`);
+    throw new StorageInputError(
+      field,
+      `is not JSON-serializable (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   if (text === undefined) throw new StorageInputError(field, 'is not a JSON value');
   return text;
@@ -108,8 +135,14 @@ export function encodeSession(id: string, version: number, stateText: string): s
 
 export function encodeRail(rail: TaskRail): string {
   const restored = restoreTaskRail(serializeTaskRail(rail));
-  if (!restored.ok) throw new StorageInputError(`rail.${restored.error.field ?? ''}`.replace(/\.$/, ''), restored.error.message);
-  const record: RailRecord = { recordVersion: STORAGE_RECORD_VERSION, kind: 'rail', id: rail.id, rail: serializeTaskRail(restored.rail) };
+  if (!restored.ok)
+    throw new StorageInputError(`rail.${restored.error.field ?? ''}`.replace(/\.$/, ''), restored.error.message);
+  const record: RailRecord = {
+    recordVersion: STORAGE_RECORD_VERSION,
+    kind: 'rail',
+    id: rail.id,
+    rail: serializeTaskRail(restored.rail),
+  };
   return JSON.stringify(record);
 }
 
@@ -118,19 +151,34 @@ function migrate(kind: RecordKind, value: unknown): JsonObject {
   if (!isRecord(value)) reject(kind, 'a JSON object', value);
   if (value.recordVersion === undefined) {
     // version 0: the bare documents written before the stores existed
-    if (kind === 'episode' && typeof value.id === 'string' && Array.isArray(value.files)) return { recordVersion: 1, kind, id: value.id, episode: value };
-    if (kind === 'rail' && typeof value.id === 'string' && Array.isArray(value.steps)) return { recordVersion: 1, kind, id: value.id, rail: value };
+    if (kind === 'episode' && typeof value.id === 'string' && Array.isArray(value.files))
+      return { recordVersion: 1, kind, id: value.id, episode: value };
+    if (kind === 'rail' && typeof value.id === 'string' && Array.isArray(value.steps))
+      return { recordVersion: 1, kind, id: value.id, rail: value };
     invalid('recordVersion', 'is missing, and the record is not a bare document of an earlier writer');
   }
   integer(0)(value.recordVersion, 'recordVersion');
-  if (value.recordVersion !== STORAGE_RECORD_VERSION) invalid('recordVersion', `${String(value.recordVersion)} is not one this code migrates`);
+  if (value.recordVersion !== STORAGE_RECORD_VERSION)
+    invalid('recordVersion', `${String(value.recordVersion)} is not one this code migrates`);
   if (value.kind !== kind) invalid('kind', `is ${JSON.stringify(value.kind)}, expected "${kind}"`);
   return value;
 }
 
 /** Parses and migrates one record; an unreadable one becomes a `CorruptRecordError` to report, never a throw. */
-function decode<T>(kind: RecordKind, key: string, expectedId: string | undefined, text: unknown, read: (record: JsonObject) => T): T | CorruptRecordError {
-  if (typeof text !== 'string') return new CorruptRecordError(kind, key, 'invalid-record', `stored value is ${text === null ? 'null' : typeof text}, not JSON text`);
+function decode<T>(
+  kind: RecordKind,
+  key: string,
+  expectedId: string | undefined,
+  text: unknown,
+  read: (record: JsonObject) => T,
+): T | CorruptRecordError {
+  if (typeof text !== 'string')
+    return new CorruptRecordError(
+      kind,
+      key,
+      'invalid-record',
+      `stored value is ${text === null ? 'null' : typeof text}, not JSON text`,
+    );
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -138,7 +186,13 @@ function decode<T>(kind: RecordKind, key: string, expectedId: string | undefined
     return new CorruptRecordError(kind, key, 'invalid-json', error instanceof Error ? error.message : String(error));
   }
   const version = isRecord(parsed) ? parsed.recordVersion : undefined;
-  if (isCount(version) && version > STORAGE_RECORD_VERSION) return new CorruptRecordError(kind, key, 'future-version', `recordVersion ${version} is newer than ${STORAGE_RECORD_VERSION}, the newest this code reads`);
+  if (isCount(version) && version > STORAGE_RECORD_VERSION)
+    return new CorruptRecordError(
+      kind,
+      key,
+      'future-version',
+      `recordVersion ${version} is newer than ${STORAGE_RECORD_VERSION}, the newest this code reads`,
+    );
   try {
     const record = migrate(kind, parsed);
     const id = nonEmptyString(record.id, 'id');
@@ -150,7 +204,11 @@ function decode<T>(kind: RecordKind, key: string, expectedId: string | undefined
   }
 }
 
-export function decodeEpisode(key: string, expectedId: string | undefined, text: unknown): Episode | CorruptRecordError {
+export function decodeEpisode(
+  key: string,
+  expectedId: string | undefined,
+  text: unknown,
+): Episode | CorruptRecordError {
   return decode('episode', key, expectedId, text, (record) => {
     const episode = checkEpisode(record.episode);
     if (episode.id !== record.id) invalid('episode.id', 'differs from the record id');
@@ -158,7 +216,11 @@ export function decodeEpisode(key: string, expectedId: string | undefined, text:
   });
 }
 
-export function decodeSession(key: string, expectedId: string | undefined, text: unknown): SessionRecord | CorruptRecordError {
+export function decodeSession(
+  key: string,
+  expectedId: string | undefined,
+  text: unknown,
+): SessionRecord | CorruptRecordError {
   return decode('session', key, expectedId, text, (record) => {
     integer(1)(record.version, 'version');
     if (!('state' in record)) invalid('state', 'is missing');
@@ -169,7 +231,12 @@ export function decodeSession(key: string, expectedId: string | undefined, text:
 export function decodeRail(key: string, expectedId: string | undefined, text: unknown): TaskRail | CorruptRecordError {
   return decode('rail', key, expectedId, text, (record) => {
     const restored = restoreTaskRail(record.rail);
-    if (!restored.ok) throw new ValidationError(`rail.${restored.error.field ?? ''}`, restored.error.message, `rail.${restored.error.field ?? ''}: ${restored.error.message}`);
+    if (!restored.ok)
+      throw new ValidationError(
+        `rail.${restored.error.field ?? ''}`,
+        restored.error.message,
+        `rail.${restored.error.field ?? ''}: ${restored.error.message}`,
+      );
     if (restored.rail.id !== record.id) invalid('rail.id', 'differs from the record id');
     return restored.rail;
   });
@@ -182,12 +249,16 @@ export function corruptionReporter(options: StorageOptions | undefined): (error:
 
 export function checkExpectedVersion(expected: unknown): number | undefined {
   if (expected === undefined) return undefined;
-  if (!Number.isSafeInteger(expected) || (expected as number) < 0) throw new StorageInputError('options.expectedVersion', 'must be a non-negative integer');
+  if (!Number.isSafeInteger(expected) || (expected as number) < 0)
+    throw new StorageInputError('options.expectedVersion', 'must be a non-negative integer');
   return expected as number;
 }
 
 /** A decoded record, or undefined after reporting why it could not be read: corrupt records are skipped, never fatal. */
-export function usableRecord<T>(decoded: T | CorruptRecordError, report: (error: CorruptRecordError) => unknown): T | undefined {
+export function usableRecord<T>(
+  decoded: T | CorruptRecordError,
+  report: (error: CorruptRecordError) => unknown,
+): T | undefined {
   if (!(decoded instanceof CorruptRecordError)) return decoded;
   report(decoded);
   return undefined;

@@ -16,7 +16,11 @@ export type StorageErrorCode =
 export class StorageError extends WarpfoldError {
   static override readonly errorName: string = 'StorageError';
   declare readonly code: StorageErrorCode;
-  constructor(code: StorageErrorCode, message: string, options?: { readonly field?: string; readonly cause?: unknown }) {
+  constructor(
+    code: StorageErrorCode,
+    message: string,
+    options?: { readonly field?: string; readonly cause?: unknown },
+  ) {
     super(code, message, options);
   }
 }
@@ -30,7 +34,10 @@ export class SessionConflictError extends StorageError {
     /** The version stored when the save was refused; 0 when none is stored. */
     readonly actualVersion: number,
   ) {
-    super('session-conflict', `session "${sessionId}" is at version ${actualVersion}, not the expected ${expectedVersion}; load it again and retry`);
+    super(
+      'session-conflict',
+      `session "${sessionId}" is at version ${actualVersion}, not the expected ${expectedVersion}; load it again and retry`,
+    );
   }
 }
 
@@ -70,7 +77,10 @@ export class ValueTooLargeError extends StorageError {
     readonly bytes: number,
     readonly limitBytes: number,
   ) {
-    super('value-too-large', `value for "${key}" is ${bytes} bytes, over the backend's limit of ${limitBytes} bytes per value`);
+    super(
+      'value-too-large',
+      `value for "${key}" is ${bytes} bytes, over the backend's limit of ${limitBytes} bytes per value`,
+    );
   }
 }
 
@@ -82,7 +92,10 @@ export class KeyTooLongError extends StorageError {
     readonly bytes: number,
     readonly limitBytes: number,
   ) {
-    super('key-too-long', `key "${key.slice(0, 80)}${key.length > 80 ? '…' : ''}" is ${bytes} bytes, over the backend's limit of ${limitBytes} bytes`);
+    super(
+      'key-too-long',
+      `key "${key.slice(0, 80)}${key.length > 80 ? '…' : ''}" is ${bytes} bytes, over the backend's limit of ${limitBytes} bytes`,
+    );
   }
 }
 
@@ -102,7 +115,10 @@ export class UpgradeBlockedError extends StorageError {
     readonly fromVersion: number,
     readonly toVersion: number,
   ) {
-    super('upgrade-blocked', `IndexedDB "${databaseName}" cannot upgrade from schema ${fromVersion} to ${toVersion}: another tab or connection keeps the old version open`);
+    super(
+      'upgrade-blocked',
+      `IndexedDB "${databaseName}" cannot upgrade from schema ${fromVersion} to ${toVersion}: another tab or connection keeps the old version open`,
+    );
   }
 }
 

@@ -20,18 +20,23 @@ const outcomes: readonly AckOutcome[] = ['done', 'failed', 'skipped'];
  * There is no auto-advance: the next shoot picks the next step.
  */
 export function ackStep(rail: TaskRail, input: AckStepInput): TaskRailResult {
-  if (input === null || typeof input !== 'object') return railFailure('invalid-input', 'ackStep needs an input object', { field: 'input' });
-  if (typeof input.stepId !== 'string') return railFailure('invalid-input', 'stepId must be a string', { field: 'stepId' });
+  if (input === null || typeof input !== 'object')
+    return railFailure('invalid-input', 'ackStep needs an input object', { field: 'input' });
+  if (typeof input.stepId !== 'string')
+    return railFailure('invalid-input', 'stepId must be a string', { field: 'stepId' });
   if (!outcomes.includes(input.outcome)) {
     return railFailure('invalid-input', `outcome must be one of ${outcomes.join(', ')}`, { field: 'outcome' });
   }
   if (input.evidence !== undefined && typeof input.evidence !== 'string') {
     return railFailure('invalid-input', 'evidence must be a string', { field: 'evidence' });
   }
-  if (input.note !== undefined && typeof input.note !== 'string') return railFailure('invalid-input', 'note must be a string', { field: 'note' });
-  if (!isTime(input.now)) return railFailure('invalid-input', 'now must be a finite number of milliseconds', { field: 'now' });
+  if (input.note !== undefined && typeof input.note !== 'string')
+    return railFailure('invalid-input', 'note must be a string', { field: 'note' });
+  if (!isTime(input.now))
+    return railFailure('invalid-input', 'now must be a finite number of milliseconds', { field: 'now' });
   const index = rail.steps.findIndex((step) => step.id === input.stepId);
-  if (index === -1) return railFailure('unknown-step', `no step "${input.stepId}"`, { stepId: input.stepId, field: 'stepId' });
+  if (index === -1)
+    return railFailure('unknown-step', `no step "${input.stepId}"`, { stepId: input.stepId, field: 'stepId' });
   const step = rail.steps[index];
   if (isResolved(step)) {
     return railFailure('step-already-resolved', `step "${step.id}" is already ${step.status}`, { stepId: step.id });

@@ -4,7 +4,8 @@ import { railFailure, railSuccess } from './task-rail-error.ts';
 import type { TaskRail, TaskRailResult } from './types.ts';
 
 function setLocked(rail: TaskRail, locked: boolean, now: number): TaskRailResult {
-  if (!isTime(now)) return railFailure('invalid-input', 'now must be a finite number of milliseconds', { field: 'now' });
+  if (!isTime(now))
+    return railFailure('invalid-input', 'now must be a finite number of milliseconds', { field: 'now' });
   // Already in the asked state: no change, no revision bump.
   if (rail.locked === locked) return railSuccess(rail);
   return railSuccess(reviseRail(rail, { locked }, now));

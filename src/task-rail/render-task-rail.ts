@@ -40,11 +40,13 @@ export function renderTaskRail(rail: TaskRail): string {
   if (rail.objective) lines.push(`Objective: ${oneLine(rail.objective, 400)}`);
   rail.steps.forEach((step, index) => {
     lines.push(`  ${stepLine(step, index + 1)}`);
-    if (step.detail && (step.status === 'active' || step.status === 'failed')) lines.push(`      ${oneLine(step.detail, 300)}`);
+    if (step.detail && (step.status === 'active' || step.status === 'failed'))
+      lines.push(`      ${oneLine(step.detail, 300)}`);
   });
   if (progress.currentStep !== null && progress.currentStep.status !== 'active') {
     lines.push(`Next: {${progress.currentStep.id}} ${oneLine(progress.currentStep.title, 200)}`);
   }
-  if (rail.steps.length > 0) lines.push('Marks: [x] done · [>] active · [~] queued · [ ] pending · [!] failed · [-] skipped');
+  if (rail.steps.length > 0)
+    lines.push('Marks: [x] done · [>] active · [~] queued · [ ] pending · [!] failed · [-] skipped');
   return lines.join('\n');
 }

@@ -1,4 +1,18 @@
-import { arrayOf, boolean, finite, integer, invalid, is, oneOf, optional, record, reject, string, type Check, type Fields } from '../validation/check.ts';
+import {
+  arrayOf,
+  boolean,
+  finite,
+  integer,
+  invalid,
+  is,
+  oneOf,
+  optional,
+  record,
+  reject,
+  string,
+  type Check,
+  type Fields,
+} from '../validation/check.ts';
 import { ValidationError } from '../validation/validation-error.ts';
 import { isRecord } from '../text/is-record.ts';
 import { TASK_RAIL_FORMAT_VERSION } from './serialized-task-rail.ts';
@@ -48,7 +62,8 @@ const RAIL: Fields<TaskRail> = {
 };
 
 /** A rail's fields (its format version aside), every one checked; the first bad field is named. */
-export const taskRail: Check<TaskRail> = (value, path) => (isRecord(value) ? record(RAIL)(value, path) : reject(path, 'a task rail object', value));
+export const taskRail: Check<TaskRail> = (value, path) =>
+  isRecord(value) ? record(RAIL)(value, path) : reject(path, 'a task rail object', value);
 
 /**
  * Rebuild a rail from `serializeTaskRail` output (object or JSON text).
@@ -63,14 +78,20 @@ export function restoreTaskRail(input: unknown): TaskRailResult {
       return railFailure('invalid-serialized-rail', 'the text is not valid JSON', { field: '(root)' });
     }
   }
-  if (!isRecord(value)) return railFailure('invalid-serialized-rail', 'a serialized rail must be an object', { field: '(root)' });
+  if (!isRecord(value))
+    return railFailure('invalid-serialized-rail', 'a serialized rail must be an object', { field: '(root)' });
   if (value.version !== TASK_RAIL_FORMAT_VERSION) {
-    return railFailure('unsupported-version', `version must be ${TASK_RAIL_FORMAT_VERSION}, got ${JSON.stringify(value.version) ?? 'nothing'}`, { field: 'version' });
+    return railFailure(
+      'unsupported-version',
+      `version must be ${TASK_RAIL_FORMAT_VERSION}, got ${JSON.stringify(value.version) ?? 'nothing'}`,
+      { field: 'version' },
+    );
   }
   try {
     return railSuccess(taskRail(value, ''));
   } catch (error) {
-    if (error instanceof ValidationError) return railFailure('invalid-serialized-rail', error.message, { field: error.field });
+    if (error instanceof ValidationError)
+      return railFailure('invalid-serialized-rail', error.message, { field: error.field });
     throw error;
   }
 }

@@ -1,7 +1,11 @@
 import type { TaskRail, TaskRailStep } from './types.ts';
 
 /** The one way a rail changes: new steps array, revision + 1, updatedAt = now. */
-export function reviseRail(rail: TaskRail, changes: Partial<Pick<TaskRail, 'steps' | 'locked' | 'nextStepNumber'>>, now: number): TaskRail {
+export function reviseRail(
+  rail: TaskRail,
+  changes: Partial<Pick<TaskRail, 'steps' | 'locked' | 'nextStepNumber'>>,
+  now: number,
+): TaskRail {
   return { ...rail, ...changes, revision: rail.revision + 1, updatedAt: now };
 }
 

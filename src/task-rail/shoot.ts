@@ -15,28 +15,37 @@ export interface ShootInput {
  * Shooting a failed step retries it; without a stepId a failed step blocks the rail.
  */
 export function shoot(rail: TaskRail, input: ShootInput): TaskRailResult {
-  if (input === null || typeof input !== 'object') return railFailure('invalid-input', 'shoot needs an input object', { field: 'input' });
-  if (!isTime(input.now)) return railFailure('invalid-input', 'now must be a finite number of milliseconds', { field: 'now' });
+  if (input === null || typeof input !== 'object')
+    return railFailure('invalid-input', 'shoot needs an input object', { field: 'input' });
+  if (!isTime(input.now))
+    return railFailure('invalid-input', 'now must be a finite number of milliseconds', { field: 'now' });
   if (input.stepId !== undefined && typeof input.stepId !== 'string') {
     return railFailure('invalid-input', 'stepId must be a string', { field: 'stepId' });
   }
   const active = rail.steps.find((step) => step.status === 'active');
   if (active !== undefined) {
     if (input.stepId === undefined || input.stepId === active.id) return railSuccess(rail);
-    return railFailure('step-already-active', `step "${active.id}" is active; ack it before shooting another`, { stepId: active.id });
+    return railFailure('step-already-active', `step "${active.id}" is active; ack it before shooting another`, {
+      stepId: active.id,
+    });
   }
   let index: number;
   if (input.stepId !== undefined) {
     index = rail.steps.findIndex((step) => step.id === input.stepId);
-    if (index === -1) return railFailure('unknown-step', `no step "${input.stepId}"`, { stepId: input.stepId, field: 'stepId' });
+    if (index === -1)
+      return railFailure('unknown-step', `no step "${input.stepId}"`, { stepId: input.stepId, field: 'stepId' });
     const status = rail.steps[index].status;
     if (status === 'done' || status === 'skipped') {
-      return railFailure('step-already-resolved', `step "${input.stepId}" is already ${status}`, { stepId: input.stepId });
+      return railFailure('step-already-resolved', `step "${input.stepId}" is already ${status}`, {
+        stepId: input.stepId,
+      });
     }
   } else {
     const failed = rail.steps.find((step) => step.status === 'failed');
     if (failed !== undefined) {
-      return railFailure('rail-blocked', `step "${failed.id}" failed; shoot it by id to retry or ack it`, { stepId: failed.id });
+      return railFailure('rail-blocked', `step "${failed.id}" failed; shoot it by id to retry or ack it`, {
+        stepId: failed.id,
+      });
     }
     index = rail.steps.findIndex((step) => step.status === 'queued');
     if (index === -1) index = rail.steps.findIndex((step) => step.status === 'pending');

@@ -18,20 +18,26 @@ export const DEFAULT_SPRINT_SIZE = 6;
  * in order. Refused while a failed step is unresolved: retry it (shoot) or ack it first.
  */
 export function sprint(rail: TaskRail, input: SprintInput): TaskRailResult {
-  if (input === null || typeof input !== 'object') return railFailure('invalid-input', 'sprint needs an input object', { field: 'input' });
-  if (!isTime(input.now)) return railFailure('invalid-input', 'now must be a finite number of milliseconds', { field: 'now' });
+  if (input === null || typeof input !== 'object')
+    return railFailure('invalid-input', 'sprint needs an input object', { field: 'input' });
+  if (!isTime(input.now))
+    return railFailure('invalid-input', 'now must be a finite number of milliseconds', { field: 'now' });
   const size = input.size ?? DEFAULT_SPRINT_SIZE;
-  if (!Number.isSafeInteger(size) || size < 1) return railFailure('invalid-input', 'size must be a positive integer', { field: 'size' });
+  if (!Number.isSafeInteger(size) || size < 1)
+    return railFailure('invalid-input', 'size must be a positive integer', { field: 'size' });
   const failed = rail.steps.find((step) => step.status === 'failed');
   if (failed !== undefined) {
-    return railFailure('rail-blocked', `step "${failed.id}" failed; retry or ack it before the next sprint`, { stepId: failed.id });
+    return railFailure('rail-blocked', `step "${failed.id}" failed; retry or ack it before the next sprint`, {
+      stepId: failed.id,
+    });
   }
   let steps = rail.steps;
   let nextStepNumber = rail.nextStepNumber;
   const additions: unknown = input.steps ?? [];
   if (!Array.isArray(additions)) return railFailure('invalid-input', 'steps must be an array', { field: 'steps' });
   if (additions.length > 0) {
-    if (rail.locked) return railFailure('rail-locked', 'the rail is locked; unlock it to add steps', { field: 'steps' });
+    if (rail.locked)
+      return railFailure('rail-locked', 'the rail is locked; unlock it to add steps', { field: 'steps' });
     const built = buildSteps(additions, new Set(rail.steps.map((step) => step.id)), rail.nextStepNumber, 'steps');
     if ('ok' in built) return built;
     steps = [...steps, ...built.steps];

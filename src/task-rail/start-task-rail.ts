@@ -14,8 +14,10 @@ export interface StartTaskRailInput {
 }
 
 export function startTaskRail(input: StartTaskRailInput): TaskRailResult {
-  if (input === null || typeof input !== 'object') return railFailure('invalid-input', 'startTaskRail needs an input object', { field: 'input' });
-  if (typeof input.id !== 'string' || input.id.trim() === '') return railFailure('invalid-input', 'id must be a non-empty string', { field: 'id' });
+  if (input === null || typeof input !== 'object')
+    return railFailure('invalid-input', 'startTaskRail needs an input object', { field: 'input' });
+  if (typeof input.id !== 'string' || input.id.trim() === '')
+    return railFailure('invalid-input', 'id must be a non-empty string', { field: 'id' });
   if (typeof input.title !== 'string' || input.title.trim() === '') {
     return railFailure('invalid-input', 'title must be a non-empty string', { field: 'title' });
   }
@@ -25,7 +27,8 @@ export function startTaskRail(input: StartTaskRailInput): TaskRailResult {
   if (input.locked !== undefined && typeof input.locked !== 'boolean') {
     return railFailure('invalid-input', 'locked must be a boolean', { field: 'locked' });
   }
-  if (!isTime(input.now)) return railFailure('invalid-input', 'now must be a finite number of milliseconds', { field: 'now' });
+  if (!isTime(input.now))
+    return railFailure('invalid-input', 'now must be a finite number of milliseconds', { field: 'now' });
   const built = buildSteps(input.steps ?? [], new Set(), 1, 'steps');
   if ('ok' in built) return built;
   const objective = input.objective?.trim();

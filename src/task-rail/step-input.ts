@@ -29,7 +29,9 @@ export function buildSteps(
     const candidate = input as Partial<TaskRailStepInput>;
     if (candidate.id !== undefined) {
       if (!isText(candidate.id)) {
-        return railFailure('invalid-input', `${field}[${index}].id must be a non-empty string`, { field: `${field}[${index}].id` });
+        return railFailure('invalid-input', `${field}[${index}].id must be a non-empty string`, {
+          field: `${field}[${index}].id`,
+        });
       }
       if (taken.has(candidate.id.trim())) {
         return railFailure('duplicate-step-id', `step id "${candidate.id.trim()}" is already used`, {
@@ -40,10 +42,14 @@ export function buildSteps(
       taken.add(candidate.id.trim());
     }
     if (!isText(candidate.title)) {
-      return railFailure('invalid-input', `${field}[${index}].title must be a non-empty string`, { field: `${field}[${index}].title` });
+      return railFailure('invalid-input', `${field}[${index}].title must be a non-empty string`, {
+        field: `${field}[${index}].title`,
+      });
     }
     if (candidate.detail !== undefined && typeof candidate.detail !== 'string') {
-      return railFailure('invalid-input', `${field}[${index}].detail must be a string`, { field: `${field}[${index}].detail` });
+      return railFailure('invalid-input', `${field}[${index}].detail must be a string`, {
+        field: `${field}[${index}].detail`,
+      });
     }
   }
   let counter = nextStepNumber;

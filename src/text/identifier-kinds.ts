@@ -42,23 +42,84 @@ const VERSION_MARK = /\d\.\d+\.\d/;
 const SYMBOL_MARK = /_[a-z0-9]+_|[a-z][A-Z][a-z0-9]+[A-Z]/;
 
 /** A hyphenated name with a random-looking segment: pod, container and build names. */
-const hasOpaqueSegment = (value: string) => value.length >= 12 && value.split('-').some((segment) => segment.length >= 5 && /\d/.test(segment) && /[a-z]/.test(segment));
+const hasOpaqueSegment = (value: string) =>
+  value.length >= 12 &&
+  value.split('-').some((segment) => segment.length >= 5 && /\d/.test(segment) && /[a-z]/.test(segment));
 
 // Order matters: earlier kinds claim their span first, so a UUID is not also read as hashes.
 export const IDENTIFIER_PATTERNS: readonly IdentifierPattern[] = [
-  { kind: 'uuid', pattern: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, opaque: true, mayMatch: has('-') },
+  {
+    kind: 'uuid',
+    pattern: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi,
+    opaque: true,
+    mayMatch: has('-'),
+  },
   { kind: 'url', pattern: /\bhttps?:\/\/[^\s'"`<>()[\]{}]+/g, opaque: false, mayMatch: has('://') },
   // bounded quantifiers: unbounded ones backtrack quadratically on long unbroken tokens
-  { kind: 'slug', pattern: /\b[a-z][a-z0-9]{0,40}(?:-[a-z0-9]{1,40}){2,12}\b/g, opaque: false, accept: hasOpaqueSegment, mayMatch: (text) => SLUG_MARK.test(text) },
-  { kind: 'image', pattern: /\b[a-z0-9][\w.-]{0,60}(?:\/[\w.-]{1,60}){0,4}:(?:v\d[\w.-]{0,30}|\d{1,4}\.\d{1,4}[\w.-]{0,30})/g, opaque: false, mayMatch: (text) => IMAGE_MARK.test(text) },
-  { kind: 'hash', pattern: /\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}\b/g, opaque: true, mayMatch: (text) => HEX_RUN.test(text) },
-  { kind: 'path', pattern: /(?:~|\.{1,2})?\/?(?:[\w.@+-]{1,100}\/){1,24}[\w.@+-]{1,100}\.[A-Za-z0-9]{1,8}\b|(?<![\w.:/])\/(?:[\w.@+-]{1,100}\/){1,24}[\w.@+-]{1,100}/g, opaque: false, mayMatch: has('/') },
-  { kind: 'host-port', pattern: /\b(?:[A-Za-z0-9-]{1,63}\.){0,8}[A-Za-z0-9_-]{1,63}:\d{2,5}\b/g, opaque: false, accept: (value) => /[A-Za-z]/.test(value.slice(0, value.lastIndexOf(':'))), mayMatch: (text) => PORT_MARK.test(text) },
-  { kind: 'key-value', pattern: /\b[A-Za-z_][\w.-]{0,40}=(?=[\w./:@-]*\d)[\w./:@-]{1,80}|\b[a-z_][\w.-]{2,40}: \d[\w./:-]{0,40}/g, opaque: false, mayMatch: (text) => text.includes('=') || VALUE_MARK.test(text) },
-  { kind: 'issue-ref', pattern: /(?<![\w&#])(?:[\w.-]{1,100}\/[\w.-]{1,100})?#\d{1,8}\b|\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b/g, opaque: false, mayMatch: (text) => ISSUE_MARK.test(text) },
-  { kind: 'error-code', pattern: /\b(?:E[A-Z]{3,12}|ERR_[A-Z0-9_]{3,40}|[A-Z]{1,5}\d{3,6}|SQLSTATE[ =:]?[0-9A-Z]{5}|errno[ =:]?-?\d{1,5})\b/g, opaque: false, mayMatch: (text) => CODE_MARK.test(text) },
-  { kind: 'version', pattern: /\bv?\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?\b/g, opaque: false, mayMatch: (text) => VERSION_MARK.test(text) },
-  { kind: 'symbol', pattern: /\b[a-z][a-z0-9]*(?:_[a-z0-9]+){2,}\b|\b[a-z]+(?:[A-Z][a-z0-9]+){2,}\b/g, opaque: false, mayMatch: (text) => SYMBOL_MARK.test(text) },
+  {
+    kind: 'slug',
+    pattern: /\b[a-z][a-z0-9]{0,40}(?:-[a-z0-9]{1,40}){2,12}\b/g,
+    opaque: false,
+    accept: hasOpaqueSegment,
+    mayMatch: (text) => SLUG_MARK.test(text),
+  },
+  {
+    kind: 'image',
+    pattern: /\b[a-z0-9][\w.-]{0,60}(?:\/[\w.-]{1,60}){0,4}:(?:v\d[\w.-]{0,30}|\d{1,4}\.\d{1,4}[\w.-]{0,30})/g,
+    opaque: false,
+    mayMatch: (text) => IMAGE_MARK.test(text),
+  },
+  {
+    kind: 'hash',
+    pattern: /\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}\b/g,
+    opaque: true,
+    mayMatch: (text) => HEX_RUN.test(text),
+  },
+  {
+    kind: 'path',
+    pattern:
+      /(?:~|\.{1,2})?\/?(?:[\w.@+-]{1,100}\/){1,24}[\w.@+-]{1,100}\.[A-Za-z0-9]{1,8}\b|(?<![\w.:/])\/(?:[\w.@+-]{1,100}\/){1,24}[\w.@+-]{1,100}/g,
+    opaque: false,
+    mayMatch: has('/'),
+  },
+  {
+    kind: 'host-port',
+    pattern: /\b(?:[A-Za-z0-9-]{1,63}\.){0,8}[A-Za-z0-9_-]{1,63}:\d{2,5}\b/g,
+    opaque: false,
+    accept: (value) => /[A-Za-z]/.test(value.slice(0, value.lastIndexOf(':'))),
+    mayMatch: (text) => PORT_MARK.test(text),
+  },
+  {
+    kind: 'key-value',
+    pattern: /\b[A-Za-z_][\w.-]{0,40}=(?=[\w./:@-]*\d)[\w./:@-]{1,80}|\b[a-z_][\w.-]{2,40}: \d[\w./:-]{0,40}/g,
+    opaque: false,
+    mayMatch: (text) => text.includes('=') || VALUE_MARK.test(text),
+  },
+  {
+    kind: 'issue-ref',
+    pattern: /(?<![\w&#])(?:[\w.-]{1,100}\/[\w.-]{1,100})?#\d{1,8}\b|\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b/g,
+    opaque: false,
+    mayMatch: (text) => ISSUE_MARK.test(text),
+  },
+  {
+    kind: 'error-code',
+    pattern:
+      /\b(?:E[A-Z]{3,12}|ERR_[A-Z0-9_]{3,40}|[A-Z]{1,5}\d{3,6}|SQLSTATE[ =:]?[0-9A-Z]{5}|errno[ =:]?-?\d{1,5})\b/g,
+    opaque: false,
+    mayMatch: (text) => CODE_MARK.test(text),
+  },
+  {
+    kind: 'version',
+    pattern: /\bv?\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?\b/g,
+    opaque: false,
+    mayMatch: (text) => VERSION_MARK.test(text),
+  },
+  {
+    kind: 'symbol',
+    pattern: /\b[a-z][a-z0-9]*(?:_[a-z0-9]+){2,}\b|\b[a-z]+(?:[A-Z][a-z0-9]+){2,}\b/g,
+    opaque: false,
+    mayMatch: (text) => SYMBOL_MARK.test(text),
+  },
 ];
 
 /**
@@ -66,7 +127,10 @@ export const IDENTIFIER_PATTERNS: readonly IdentifierPattern[] = [
  * across many lines, and the ids in it are rarely the ones an agent comes back for.
  */
 export function lineShape(line: string): string {
-  return line.replace(/[0-9a-f]{6,}(?:-[0-9a-f]{4,})*|\d+/gi, '#').replace(/\s+/g, ' ').trim();
+  return line
+    .replace(/[0-9a-f]{6,}(?:-[0-9a-f]{4,})*|\d+/gi, '#')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Trailing sentence punctuation is never part of an identifier. */

@@ -2,7 +2,8 @@
 const PHRASE_WORDS = 5;
 
 /** Whitespace as phrase keys split words; a fold that cuts words must split the same way. */
-export const isSpace = (code: number) => code === 32 || code === 9 || code === 10 || code === 13 || code === 12 || code === 11 || code === 160;
+export const isSpace = (code: number) =>
+  code === 32 || code === 9 || code === 10 || code === 13 || code === 12 || code === 11 || code === 160;
 
 /**
  * Numeric keys of a line's five-word phrases. Words are hashed in one scan (no split, no word

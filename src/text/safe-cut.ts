@@ -18,13 +18,15 @@ const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
 function codePointAt(text: string, at: number): number {
   const code = text.charCodeAt(at);
-  if (isHigh(code) && at + 1 < text.length && isLow(text.charCodeAt(at + 1))) return (code - 0xd800) * 0x400 + (text.charCodeAt(at + 1) - 0xdc00) + 0x10000;
+  if (isHigh(code) && at + 1 < text.length && isLow(text.charCodeAt(at + 1)))
+    return (code - 0xd800) * 0x400 + (text.charCodeAt(at + 1) - 0xdc00) + 0x10000;
   return code;
 }
 
 function codePointBefore(text: string, at: number): number {
   const code = text.charCodeAt(at - 1);
-  if (isLow(code) && at >= 2 && isHigh(text.charCodeAt(at - 2))) return (text.charCodeAt(at - 2) - 0xd800) * 0x400 + (code - 0xdc00) + 0x10000;
+  if (isLow(code) && at >= 2 && isHigh(text.charCodeAt(at - 2)))
+    return (text.charCodeAt(at - 2) - 0xd800) * 0x400 + (code - 0xdc00) + 0x10000;
   return code;
 }
 
@@ -42,7 +44,8 @@ function attaches(point: number): boolean {
     (point >= 0x0e47 && point <= 0x0e4e) || // Thai marks
     (point >= 0x1ab0 && point <= 0x1aff) ||
     (point >= 0x1dc0 && point <= 0x1dff) ||
-    point === 0x200c || point === 0x200d || // ZWNJ, ZWJ
+    point === 0x200c ||
+    point === 0x200d || // ZWNJ, ZWJ
     (point >= 0x20d0 && point <= 0x20ff) || // combining marks for symbols, keycap U+20E3
     (point >= 0x3099 && point <= 0x309a) ||
     (point >= 0xfe00 && point <= 0xfe0f) || // variation selectors
@@ -70,7 +73,8 @@ export function splitsCluster(text: string, at: number): boolean {
   if (isRegionalIndicator(point) && isRegionalIndicator(before)) {
     // flags pair regional indicators from the left: a cut after an odd count splits a flag
     let count = 0;
-    for (let i = at; i >= 2 && isRegionalIndicator(codePointBefore(text, i)) && count < MAX_CLUSTER_UNITS; i -= 2) count++;
+    for (let i = at; i >= 2 && isRegionalIndicator(codePointBefore(text, i)) && count < MAX_CLUSTER_UNITS; i -= 2)
+      count++;
     return count % 2 === 1;
   }
   return false;

@@ -44,7 +44,8 @@ export interface CallCost {
 export function callCost(input: CallCostInput): CallCost {
   const price = resolveModelPrice(input.model);
   const minimum = price.minimumCacheableTokens;
-  const cacheReadTokens = input.cachedPrefixTokens >= minimum ? Math.min(input.cachedPrefixTokens, input.totalTokens) : 0;
+  const cacheReadTokens =
+    input.cachedPrefixTokens >= minimum ? Math.min(input.cachedPrefixTokens, input.totalTokens) : 0;
   const uncachedTokens = input.totalTokens - cacheReadTokens;
   const writable = input.writeBelowMinimum === true || input.totalTokens >= minimum;
   const cacheWriteTokens = writable ? uncachedTokens : 0;
@@ -56,5 +57,15 @@ export function callCost(input: CallCostInput): CallCost {
   const freshCost = freshTokens * perToken;
   const outputCost = ((input.outputTokens ?? 0) * price.outputPerMillion) / 1e6;
   const inputCost = cacheReadCost + cacheWriteCost + freshCost;
-  return { cacheReadTokens, cacheWriteTokens, freshTokens, cacheReadCost, cacheWriteCost, freshCost, outputCost, inputCost, totalCost: inputCost + outputCost };
+  return {
+    cacheReadTokens,
+    cacheWriteTokens,
+    freshTokens,
+    cacheReadCost,
+    cacheWriteCost,
+    freshCost,
+    outputCost,
+    inputCost,
+    totalCost: inputCost + outputCost,
+  };
 }

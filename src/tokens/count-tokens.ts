@@ -1,4 +1,8 @@
-import { clearMergeCache, countTokens as countEncodedTokens, DEFAULT_MERGE_CACHE_SIZE } from 'gpt-tokenizer/encoding/o200k_base';
+import {
+  clearMergeCache,
+  countTokens as countEncodedTokens,
+  DEFAULT_MERGE_CACHE_SIZE,
+} from 'gpt-tokenizer/encoding/o200k_base';
 
 // Special-token strings such as "<|endoftext|>" can occur in real transcripts; counted as plain
 // text they cost what a provider would charge, instead of throwing mid-benchmark.

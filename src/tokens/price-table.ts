@@ -36,27 +36,55 @@ export interface ModelPrice {
   readonly cacheLifetimeSeconds: number;
 }
 
-function anthropic(model: string, inputPerMillion: number, outputPerMillion: number, minimumCacheableTokens: number): ModelPrice {
+function anthropic(
+  model: string,
+  inputPerMillion: number,
+  outputPerMillion: number,
+  minimumCacheableTokens: number,
+): ModelPrice {
   return {
-    model, provider: 'anthropic', inputPerMillion, outputPerMillion,
-    cacheReadMultiplier: 0.1, cacheWriteMultiplier: 1.25, cacheWriteOneHourMultiplier: 2,
-    minimumCacheableTokens, cacheLifetimeSeconds: 300,
+    model,
+    provider: 'anthropic',
+    inputPerMillion,
+    outputPerMillion,
+    cacheReadMultiplier: 0.1,
+    cacheWriteMultiplier: 1.25,
+    cacheWriteOneHourMultiplier: 2,
+    minimumCacheableTokens,
+    cacheLifetimeSeconds: 300,
   };
 }
 
-function openai(model: string, inputPerMillion: number, outputPerMillion: number, cacheReadMultiplier: number): ModelPrice {
+function openai(
+  model: string,
+  inputPerMillion: number,
+  outputPerMillion: number,
+  cacheReadMultiplier: number,
+): ModelPrice {
   return {
-    model, provider: 'openai', inputPerMillion, outputPerMillion,
-    cacheReadMultiplier, cacheWriteMultiplier: 1, cacheWriteOneHourMultiplier: 1,
-    minimumCacheableTokens: 1024, cacheLifetimeSeconds: 300,
+    model,
+    provider: 'openai',
+    inputPerMillion,
+    outputPerMillion,
+    cacheReadMultiplier,
+    cacheWriteMultiplier: 1,
+    cacheWriteOneHourMultiplier: 1,
+    minimumCacheableTokens: 1024,
+    cacheLifetimeSeconds: 300,
   };
 }
 
 function gemini(model: string, inputPerMillion: number, outputPerMillion: number): ModelPrice {
   return {
-    model, provider: 'gemini', inputPerMillion, outputPerMillion,
-    cacheReadMultiplier: 0.1, cacheWriteMultiplier: 1, cacheWriteOneHourMultiplier: 1,
-    minimumCacheableTokens: 2048, cacheLifetimeSeconds: 300,
+    model,
+    provider: 'gemini',
+    inputPerMillion,
+    outputPerMillion,
+    cacheReadMultiplier: 0.1,
+    cacheWriteMultiplier: 1,
+    cacheWriteOneHourMultiplier: 1,
+    minimumCacheableTokens: 2048,
+    cacheLifetimeSeconds: 300,
   };
 }
 
@@ -91,5 +119,9 @@ export function resolveModelPrice(model: string | ModelPrice = DEFAULT_PRICE_MOD
   const undated = model.replace(/-(?:\d{8}|\d{4}-\d{2}-\d{2})$/, '');
   const base = PRICE_TABLE[undated];
   if (base) return base;
-  throw new WarpfoldError('unknown-model', `no price for model "${model}"; known: ${Object.keys(PRICE_TABLE).join(', ')}`, { field: 'model' });
+  throw new WarpfoldError(
+    'unknown-model',
+    `no price for model "${model}"; known: ${Object.keys(PRICE_TABLE).join(', ')}`,
+    { field: 'model' },
+  );
 }

@@ -37,7 +37,11 @@ export function createJsonLinesCollector(): JsonLinesCollector {
         records.push({ line, value: JSON.parse(raw) });
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        issues.push({ line, kind: 'unparseable', detail: `${reason} (starts ${JSON.stringify(raw.slice(0, PREVIEW_CHARS))})` });
+        issues.push({
+          line,
+          kind: 'unparseable',
+          detail: `${reason} (starts ${JSON.stringify(raw.slice(0, PREVIEW_CHARS))})`,
+        });
       }
     },
     result: () => ({ records, issues, nonBlankLines }),

@@ -12,12 +12,18 @@ export function contentBlocks(content: unknown): unknown[] {
  * Code writes every content block of a response, and every tool result, as its own record).
  * A message that stands alone keeps its content exactly as written.
  */
-export function mergeAdjacentRoles(messages: readonly ProviderMessage[], field: 'content' | 'parts'): ProviderMessage[] {
+export function mergeAdjacentRoles(
+  messages: readonly ProviderMessage[],
+  field: 'content' | 'parts',
+): ProviderMessage[] {
   const merged: ProviderMessage[] = [];
   for (const message of messages) {
     const previous = merged[merged.length - 1];
     if (previous !== undefined && previous.role === message.role) {
-      const joined = field === 'content' ? [...contentBlocks(previous.content), ...contentBlocks(message.content)] : [...(previous.parts as unknown[]), ...(message.parts as unknown[])];
+      const joined =
+        field === 'content'
+          ? [...contentBlocks(previous.content), ...contentBlocks(message.content)]
+          : [...(previous.parts as unknown[]), ...(message.parts as unknown[])];
       merged[merged.length - 1] = { ...previous, [field]: joined };
     } else {
       merged.push(message);

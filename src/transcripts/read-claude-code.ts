@@ -6,7 +6,17 @@ import { TranscriptFormatError } from './transcript-format-error.ts';
 import type { RecordedUsage, TranscriptIssue, TranscriptReadResult } from './types.ts';
 
 /** Record types Claude Code writes that carry no conversation turn: read past without an issue. */
-const CLAUDE_CODE_BOOKKEEPING = new Set(['summary', 'system', 'file-history-snapshot', 'queue-operation', 'progress', 'last-prompt', 'custom-title', 'tag', 'agent-name']);
+const CLAUDE_CODE_BOOKKEEPING = new Set([
+  'summary',
+  'system',
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'last-prompt',
+  'custom-title',
+  'tag',
+  'agent-name',
+]);
 
 /** The model name Claude Code gives its own notices (API errors, usage limits); never sent to the model. */
 const SYNTHETIC_MODEL = '<synthetic>';
@@ -16,7 +26,13 @@ export function usageFromAnthropic(usage: Record<string, unknown>): RecordedUsag
   const inputTokens = numberField(usage, 'input_tokens');
   const cacheReadTokens = numberField(usage, 'cache_read_input_tokens');
   const cacheWriteTokens = numberField(usage, 'cache_creation_input_tokens');
-  return { inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens: numberField(usage, 'output_tokens'), measuredInputTokens: inputTokens + cacheReadTokens + cacheWriteTokens };
+  return {
+    inputTokens,
+    cacheReadTokens,
+    cacheWriteTokens,
+    outputTokens: numberField(usage, 'output_tokens'),
+    measuredInputTokens: inputTokens + cacheReadTokens + cacheWriteTokens,
+  };
 }
 
 /**
@@ -29,7 +45,12 @@ export function usageFromAnthropic(usage: Record<string, unknown>): RecordedUsag
 export function readClaudeCodeJsonl(text: string | JsonLinesResult): TranscriptReadResult {
   const parsed = typeof text === 'string' ? parseJsonLines(text) : text;
   if (parsed.nonBlankLines === 0) throw new TranscriptFormatError('claude-code-jsonl', 0, 'the text is empty');
-  if (parsed.records.length === 0) throw new TranscriptFormatError('claude-code-jsonl', parsed.issues[0].line, `no line parses as JSON: ${parsed.issues[0].detail}`);
+  if (parsed.records.length === 0)
+    throw new TranscriptFormatError(
+      'claude-code-jsonl',
+      parsed.issues[0].line,
+      `no line parses as JSON: ${parsed.issues[0].detail}`,
+    );
   const issues: TranscriptIssue[] = [...parsed.issues];
   const messages: ProviderMessage[] = [];
   const seenCalls = new Set<string>();
@@ -51,7 +72,12 @@ export function readClaudeCodeJsonl(text: string | JsonLinesResult): TranscriptR
       continue;
     }
     if (type !== 'user' && type !== 'assistant') {
-      issues.push({ line, kind: 'unknown-record', recordType: type, detail: `record type ${JSON.stringify(type)} is not one Claude Code is known to write` });
+      issues.push({
+        line,
+        kind: 'unknown-record',
+        recordType: type,
+        detail: `record type ${JSON.stringify(type)} is not one Claude Code is known to write`,
+      });
       continue;
     }
     known++;
@@ -60,7 +86,12 @@ export function readClaudeCodeJsonl(text: string | JsonLinesResult): TranscriptR
     cliVersion = stringField(value, 'version') ?? cliVersion;
     const message = value.message;
     if (!isRecord(message) || (typeof message.content !== 'string' && !Array.isArray(message.content))) {
-      issues.push({ line, kind: 'invalid-record', recordType: type, detail: '`message.content` is neither a string nor a block list' });
+      issues.push({
+        line,
+        kind: 'invalid-record',
+        recordType: type,
+        detail: '`message.content` is neither a string nor a block list',
+      });
       continue;
     }
     if (value.isSidechain === true || value.isMeta === true) continue;
@@ -79,7 +110,12 @@ export function readClaudeCodeJsonl(text: string | JsonLinesResult): TranscriptR
       const kept = content.filter((block) => {
         if (!isRecord(block) || block.type !== 'tool_result') return true;
         if (typeof block.tool_use_id === 'string' && seenCalls.has(block.tool_use_id)) return true;
-        issues.push({ line, kind: 'invalid-record', recordType: type, detail: `tool_result for ${JSON.stringify(block.tool_use_id)} answers no tool_use in the file; dropped` });
+        issues.push({
+          line,
+          kind: 'invalid-record',
+          recordType: type,
+          detail: `tool_result for ${JSON.stringify(block.tool_use_id)} answers no tool_use in the file; dropped`,
+        });
         return false;
       });
       if (kept.length === 0) continue;
@@ -87,7 +123,12 @@ export function readClaudeCodeJsonl(text: string | JsonLinesResult): TranscriptR
     }
     messages.push({ role: 'user', content });
   }
-  if (known === 0) throw new TranscriptFormatError('claude-code-jsonl', parsed.records[0].line, 'no record is a Claude Code record (user, assistant, summary, system, …)');
+  if (known === 0)
+    throw new TranscriptFormatError(
+      'claude-code-jsonl',
+      parsed.records[0].line,
+      'no record is a Claude Code record (user, assistant, summary, system, …)',
+    );
   return {
     format: 'claude-code-jsonl',
     dialect: 'anthropic',

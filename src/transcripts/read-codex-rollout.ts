@@ -8,10 +8,25 @@ import type { RecordedUsage, TranscriptIssue, TranscriptReadResult } from './typ
 export const CODEX_LINE_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
 /** Response items that carry nothing the chat history can hold; read past without an issue. */
-const CODEX_SKIPPED_ITEMS = new Set(['web_search_call', 'image_generation_call', 'ghost_snapshot', 'compaction', 'compaction_summary', 'other']);
+const CODEX_SKIPPED_ITEMS = new Set([
+  'web_search_call',
+  'image_generation_call',
+  'ghost_snapshot',
+  'compaction',
+  'compaction_summary',
+  'other',
+]);
 
 /** Response item types the reader turns into messages. */
-export const CODEX_MESSAGE_ITEMS = new Set(['message', 'reasoning', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'local_shell_call']);
+export const CODEX_MESSAGE_ITEMS = new Set([
+  'message',
+  'reasoning',
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'local_shell_call',
+]);
 
 /** Text of a `message` item's content parts (`input_text`, `output_text`, …); images become a marker. */
 function itemText(content: unknown): string {
@@ -43,7 +58,13 @@ function usageFromTokenCount(info: Record<string, unknown>): RecordedUsage | und
   if (!isRecord(last)) return undefined;
   const input = numberField(last, 'input_tokens');
   const cached = numberField(last, 'cached_input_tokens');
-  return { inputTokens: input - cached, cacheReadTokens: cached, cacheWriteTokens: 0, outputTokens: numberField(last, 'output_tokens'), measuredInputTokens: input };
+  return {
+    inputTokens: input - cached,
+    cacheReadTokens: cached,
+    cacheWriteTokens: 0,
+    outputTokens: numberField(last, 'output_tokens'),
+    measuredInputTokens: input,
+  };
 }
 
 /** Builds OpenAI chat messages from response items, keeping calls on the assistant message they follow. */
@@ -88,7 +109,14 @@ class ChatBuilder {
         return;
       }
       const name = type === 'local_shell_call' ? 'local_shell' : (stringField(item, 'name') ?? type);
-      const args = type === 'function_call' ? (typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {})) : type === 'custom_tool_call' ? JSON.stringify({ input: item.input ?? '' }) : JSON.stringify(item.action ?? {});
+      const args =
+        type === 'function_call'
+          ? typeof item.arguments === 'string'
+            ? item.arguments
+            : JSON.stringify(item.arguments ?? {})
+          : type === 'custom_tool_call'
+            ? JSON.stringify({ input: item.input ?? '' })
+            : JSON.stringify(item.action ?? {});
       const assistant = this.assistantForCalls();
       (assistant.tool_calls as unknown[]).push({ id: callId, type: 'function', function: { name, arguments: args } });
     } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
@@ -132,7 +160,12 @@ class ChatBuilder {
 export function readCodexRolloutJsonl(text: string | JsonLinesResult): TranscriptReadResult {
   const parsed = typeof text === 'string' ? parseJsonLines(text) : text;
   if (parsed.nonBlankLines === 0) throw new TranscriptFormatError('codex-rollout-jsonl', 0, 'the text is empty');
-  if (parsed.records.length === 0) throw new TranscriptFormatError('codex-rollout-jsonl', parsed.issues[0].line, `no line parses as JSON: ${parsed.issues[0].detail}`);
+  if (parsed.records.length === 0)
+    throw new TranscriptFormatError(
+      'codex-rollout-jsonl',
+      parsed.issues[0].line,
+      `no line parses as JSON: ${parsed.issues[0].detail}`,
+    );
   const issues: TranscriptIssue[] = [...parsed.issues];
   const chat = new ChatBuilder();
   let known = 0;
@@ -149,7 +182,12 @@ export function readCodexRolloutJsonl(text: string | JsonLinesResult): Transcrip
       return true;
     }
     if (type !== undefined && CODEX_SKIPPED_ITEMS.has(type)) return true;
-    issues.push({ line, kind: 'unknown-record', recordType: type, detail: `response item type ${JSON.stringify(type ?? null)} is not one Codex is known to write` });
+    issues.push({
+      line,
+      kind: 'unknown-record',
+      recordType: type,
+      detail: `response item type ${JSON.stringify(type ?? null)} is not one Codex is known to write`,
+    });
     return false;
   };
 
@@ -170,7 +208,8 @@ export function readCodexRolloutJsonl(text: string | JsonLinesResult): Transcrip
         model = stringField(payload, 'model') ?? model;
         cwd = stringField(payload, 'cwd') ?? cwd;
       } else if (type === 'event_msg') {
-        if (payload.type === 'token_count' && isRecord(payload.info)) lastUsage = usageFromTokenCount(payload.info) ?? lastUsage;
+        if (payload.type === 'token_count' && isRecord(payload.info))
+          lastUsage = usageFromTokenCount(payload.info) ?? lastUsage;
       } else if (type === 'compacted') {
         chat.reset();
         if (Array.isArray(payload.replacement_history)) {
@@ -198,8 +237,24 @@ export function readCodexRolloutJsonl(text: string | JsonLinesResult): Transcrip
       readItem(value, line);
       continue;
     }
-    issues.push({ line, kind: 'unknown-record', recordType: type, detail: `line type ${JSON.stringify(type ?? null)} is not one Codex is known to write` });
+    issues.push({
+      line,
+      kind: 'unknown-record',
+      recordType: type,
+      detail: `line type ${JSON.stringify(type ?? null)} is not one Codex is known to write`,
+    });
   }
-  if (known === 0) throw new TranscriptFormatError('codex-rollout-jsonl', parsed.records[0].line, 'no line is a Codex rollout line (session_meta, response_item, event_msg, turn_context, compacted)');
-  return { format: 'codex-rollout-jsonl', dialect: 'openai', messages: chat.messages, issues: issues.sort((a, b) => a.line - b.line), metadata: { sessionId, cwd, model, cliVersion, lastUsage } };
+  if (known === 0)
+    throw new TranscriptFormatError(
+      'codex-rollout-jsonl',
+      parsed.records[0].line,
+      'no line is a Codex rollout line (session_meta, response_item, event_msg, turn_context, compacted)',
+    );
+  return {
+    format: 'codex-rollout-jsonl',
+    dialect: 'openai',
+    messages: chat.messages,
+    issues: issues.sort((a, b) => a.line - b.line),
+    metadata: { sessionId, cwd, model, cliVersion, lastUsage },
+  };
 }

@@ -24,7 +24,13 @@ export function partsOf(content: unknown): Record<string, unknown>[] {
 export function usageFromGeminiCliTokens(tokens: Record<string, unknown>): RecordedUsage {
   const input = numberField(tokens, 'input');
   const cached = numberField(tokens, 'cached');
-  return { inputTokens: input - cached, cacheReadTokens: cached, cacheWriteTokens: 0, outputTokens: numberField(tokens, 'output'), measuredInputTokens: input + numberField(tokens, 'tool') };
+  return {
+    inputTokens: input - cached,
+    cacheReadTokens: cached,
+    cacheWriteTokens: 0,
+    outputTokens: numberField(tokens, 'output'),
+    measuredInputTokens: input + numberField(tokens, 'tool'),
+  };
 }
 
 /** One `gemini` record → the model turn, and the user turn holding its tool responses. */
@@ -35,13 +41,18 @@ function geminiTurns(record: Record<string, unknown>): ProviderMessage[] {
   for (const call of calls) {
     const name = stringField(call, 'name') ?? 'tool';
     const id = stringField(call, 'id');
-    modelParts.push({ functionCall: { ...(id === undefined ? {} : { id }), name, args: isRecord(call.args) ? call.args : {} } });
+    modelParts.push({
+      functionCall: { ...(id === undefined ? {} : { id }), name, args: isRecord(call.args) ? call.args : {} },
+    });
     const result = partsOf(call.result);
     const responses = result.filter((part) => isRecord(part.functionResponse));
     if (responses.length > 0) responseParts.push(...result);
     else {
       const text = result.map((part) => (typeof part.text === 'string' ? part.text : '')).join('\n');
-      const response = result.length === 0 ? { error: `tool call ${stringField(call, 'status') ?? 'ended'} without a result` } : { output: text };
+      const response =
+        result.length === 0
+          ? { error: `tool call ${stringField(call, 'status') ?? 'ended'} without a result` }
+          : { output: text };
       responseParts.push({ functionResponse: { ...(id === undefined ? {} : { id }), name, response } });
     }
   }
@@ -78,7 +89,12 @@ function replayJsonl(lines: readonly JsonLine[], issues: TranscriptIssue[]): Gem
       known++;
       const type = stringField(value, 'type');
       if (type === undefined || !GEMINI_CLI_MESSAGE_TYPES.has(type)) {
-        issues.push({ line, kind: 'unknown-record', recordType: type, detail: `message type ${JSON.stringify(type ?? null)} is not one Gemini CLI is known to write` });
+        issues.push({
+          line,
+          kind: 'unknown-record',
+          recordType: type,
+          detail: `message type ${JSON.stringify(type ?? null)} is not one Gemini CLI is known to write`,
+        });
         continue;
       }
       byId.set(value.id, { line, record: value });
@@ -89,7 +105,11 @@ function replayJsonl(lines: readonly JsonLine[], issues: TranscriptIssue[]): Gem
       known++;
       header = { ...header, ...value };
     } else {
-      issues.push({ line, kind: 'unknown-record', detail: `a line with keys ${JSON.stringify(Object.keys(value).slice(0, 6))}, none of a Gemini CLI record` });
+      issues.push({
+        line,
+        kind: 'unknown-record',
+        detail: `a line with keys ${JSON.stringify(Object.keys(value).slice(0, 6))}, none of a Gemini CLI record`,
+      });
     }
   }
   const fromSet = Array.isArray(header.messages) ? header.messages.filter(isRecord) : [];
@@ -124,14 +144,30 @@ export function readGeminiCliChat(text: string | JsonLinesResult): TranscriptRea
     records = [];
     (header.messages as unknown[]).forEach((record, index) => {
       if (isRecord(record) && GEMINI_CLI_MESSAGE_TYPES.has(record.type as string)) records.push({ line: 0, record });
-      else issues.push({ line: 0, kind: isRecord(record) ? 'unknown-record' : 'invalid-record', recordType: isRecord(record) ? stringField(record, 'type') : undefined, detail: `messages[${index}] is not a Gemini CLI message record` });
+      else
+        issues.push({
+          line: 0,
+          kind: isRecord(record) ? 'unknown-record' : 'invalid-record',
+          recordType: isRecord(record) ? stringField(record, 'type') : undefined,
+          detail: `messages[${index}] is not a Gemini CLI message record`,
+        });
     });
   } else {
     const parsed = typeof text === 'string' ? parseJsonLines(text) : text;
-    if (parsed.records.length === 0) throw new TranscriptFormatError('gemini-cli-jsonl', parsed.issues[0].line, `no line parses as JSON: ${parsed.issues[0].detail}`);
+    if (parsed.records.length === 0)
+      throw new TranscriptFormatError(
+        'gemini-cli-jsonl',
+        parsed.issues[0].line,
+        `no line parses as JSON: ${parsed.issues[0].detail}`,
+      );
     issues.push(...parsed.issues);
     const replayed = replayJsonl(parsed.records, issues);
-    if (replayed.known === 0) throw new TranscriptFormatError('gemini-cli-jsonl', parsed.records[0].line, 'no line is a Gemini CLI record (metadata, message, $set, $rewindTo)');
+    if (replayed.known === 0)
+      throw new TranscriptFormatError(
+        'gemini-cli-jsonl',
+        parsed.records[0].line,
+        'no line is a Gemini CLI record (metadata, message, $set, $rewindTo)',
+      );
     header = replayed.header;
     records = replayed.records;
   }

@@ -14,18 +14,43 @@ const DETECTION_RECORDS = 50;
 /** A file name that matches a CLI's naming counts as this many records voting for it. */
 const FILE_NAME_VOTES = 3;
 
-const CLAUDE_TYPES = new Set(['user', 'assistant', 'system', 'summary', 'file-history-snapshot', 'queue-operation', 'progress', 'last-prompt']);
+const CLAUDE_TYPES = new Set([
+  'user',
+  'assistant',
+  'system',
+  'summary',
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'last-prompt',
+]);
 
 function voteOf(value: unknown): JsonlFormat | null {
   if (!isRecord(value)) return null;
   const type = typeof value.type === 'string' ? value.type : undefined;
   if (type !== undefined && CODEX_LINE_TYPES.has(type) && isRecord(value.payload)) return 'codex';
-  if (typeof value.record_type === 'string' || (type !== undefined && CODEX_MESSAGE_ITEMS.has(type) && type !== 'message')) return 'codex';
+  if (
+    typeof value.record_type === 'string' ||
+    (type !== undefined && CODEX_MESSAGE_ITEMS.has(type) && type !== 'message')
+  )
+    return 'codex';
   if (type === 'message' && Array.isArray(value.content) && typeof value.role === 'string') return 'codex';
   if (isRecord(value.$set) || typeof value.$rewindTo === 'string') return 'gemini';
   if (typeof value.sessionId === 'string' && typeof value.projectHash === 'string') return 'gemini';
-  if (typeof value.id === 'string' && type !== undefined && GEMINI_CLI_MESSAGE_TYPES.has(type) && 'content' in value && !('uuid' in value)) return 'gemini';
-  if (type !== undefined && CLAUDE_TYPES.has(type) && ('uuid' in value || 'sessionId' in value || 'leafUuid' in value || 'messageId' in value)) return 'claude';
+  if (
+    typeof value.id === 'string' &&
+    type !== undefined &&
+    GEMINI_CLI_MESSAGE_TYPES.has(type) &&
+    'content' in value &&
+    !('uuid' in value)
+  )
+    return 'gemini';
+  if (
+    type !== undefined &&
+    CLAUDE_TYPES.has(type) &&
+    ('uuid' in value || 'sessionId' in value || 'leafUuid' in value || 'messageId' in value)
+  )
+    return 'claude';
   return null;
 }
 
@@ -34,7 +59,8 @@ function fileNameVote(fileName: string | undefined): JsonlFormat | null {
   const base = fileName.split(/[\\/]/).pop() ?? '';
   if (/^rollout-.*\.jsonl$/.test(base)) return 'codex';
   if (/^session-.*\.jsonl?$/.test(base)) return 'gemini';
-  if (/^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|agent-[0-9a-z]+)\.jsonl$/i.test(base)) return 'claude';
+  if (/^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|agent-[0-9a-z]+)\.jsonl$/i.test(base))
+    return 'claude';
   return null;
 }
 
@@ -46,7 +72,12 @@ function fileNameVote(fileName: string | undefined): JsonlFormat | null {
  * thrown only when nothing in the text is readable.
  */
 export function readTranscript(text: string, options: ReadTranscriptOptions = {}): TranscriptReadResult {
-  if (typeof text !== 'string') throw new TranscriptFormatError('unknown', 0, `expected the file's text as a string, got ${text === null ? 'null' : typeof text}`);
+  if (typeof text !== 'string')
+    throw new TranscriptFormatError(
+      'unknown',
+      0,
+      `expected the file's text as a string, got ${text === null ? 'null' : typeof text}`,
+    );
   const trimmed = text.trim();
   if (trimmed === '') throw new TranscriptFormatError('unknown', 0, 'the text is empty');
   if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
@@ -60,8 +91,15 @@ export function readTranscript(text: string, options: ReadTranscriptOptions = {}
     }
     if (parsedWhole) {
       if (Array.isArray(whole)) return readMessageArray(whole);
-      if (isRecord(whole) && Array.isArray(whole.messages) && typeof whole.sessionId === 'string' && (typeof whole.projectHash === 'string' || typeof whole.startTime === 'string')) return readGeminiCliChat(trimmed);
-      if (isRecord(whole) && (Array.isArray(whole.messages) || Array.isArray(whole.contents))) return readMessageArray(whole);
+      if (
+        isRecord(whole) &&
+        Array.isArray(whole.messages) &&
+        typeof whole.sessionId === 'string' &&
+        (typeof whole.projectHash === 'string' || typeof whole.startTime === 'string')
+      )
+        return readGeminiCliChat(trimmed);
+      if (isRecord(whole) && (Array.isArray(whole.messages) || Array.isArray(whole.contents)))
+        return readMessageArray(whole);
       // A one-line JSONL file parses whole too; fall through to the JSONL readers.
     }
   }
@@ -72,9 +110,17 @@ export function readTranscript(text: string, options: ReadTranscriptOptions = {}
  * `readTranscript` for a JSONL file already split into parsed lines (`createJsonLinesCollector`),
  * so a large file can be streamed line by line instead of held whole as one string.
  */
-export function readTranscriptLines(parsed: JsonLinesResult, options: ReadTranscriptOptions = {}): TranscriptReadResult {
+export function readTranscriptLines(
+  parsed: JsonLinesResult,
+  options: ReadTranscriptOptions = {},
+): TranscriptReadResult {
   if (parsed.nonBlankLines === 0) throw new TranscriptFormatError('unknown', 0, 'the text is empty');
-  if (parsed.records.length === 0) throw new TranscriptFormatError('unknown', parsed.issues[0].line, `no line parses as JSON: ${parsed.issues[0].detail}`);
+  if (parsed.records.length === 0)
+    throw new TranscriptFormatError(
+      'unknown',
+      parsed.issues[0].line,
+      `no line parses as JSON: ${parsed.issues[0].detail}`,
+    );
   const votes: Record<JsonlFormat, number> = { claude: 0, codex: 0, gemini: 0 };
   for (const { value } of parsed.records.slice(0, DETECTION_RECORDS)) {
     const vote = voteOf(value);
@@ -86,7 +132,11 @@ export function readTranscriptLines(parsed: JsonLinesResult, options: ReadTransc
   if (votes[best] === 0) {
     const first = parsed.records[0];
     const keys = isRecord(first.value) ? JSON.stringify(Object.keys(first.value).slice(0, 8)) : typeof first.value;
-    throw new TranscriptFormatError('unknown', first.line, `no known transcript format: the first record has ${keys}; expected Claude Code, Codex CLI or Gemini CLI records, or a message array`);
+    throw new TranscriptFormatError(
+      'unknown',
+      first.line,
+      `no known transcript format: the first record has ${keys}; expected Claude Code, Codex CLI or Gemini CLI records, or a message array`,
+    );
   }
   if (best === 'claude') return readClaudeCodeJsonl(parsed);
   if (best === 'codex') return readCodexRolloutJsonl(parsed);

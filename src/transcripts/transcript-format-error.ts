@@ -15,7 +15,11 @@ export class TranscriptFormatError extends WarpfoldError {
   readonly problem: string;
 
   constructor(format: string, line: number, problem: string) {
-    super('unreadable', line > 0 ? `${format}: line ${line}: ${problem}` : `${format}: ${problem}`, line > 0 ? { field: `line ${line}` } : {});
+    super(
+      'unreadable',
+      line > 0 ? `${format}: line ${line}: ${problem}` : `${format}: ${problem}`,
+      line > 0 ? { field: `line ${line}` } : {},
+    );
     this.format = format;
     this.line = line;
     this.problem = problem;

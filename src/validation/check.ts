@@ -10,7 +10,10 @@ export type Fields<T> = { readonly [Key in keyof T]-?: Check<T[Key]> };
 
 /** Refuses `value` at `path`, saying what it should have been ("a number from 0 to 1"). */
 export function reject(path: string, expected: string, value: unknown): never {
-  throw new ValidationError(path, value === undefined ? 'is missing' : `must be ${expected}, got ${describeValue(value)}`);
+  throw new ValidationError(
+    path,
+    value === undefined ? 'is missing' : `must be ${expected}, got ${describeValue(value)}`,
+  );
 }
 
 /** Refuses a value for a reason of its own: two fields that disagree, a duplicate. */
@@ -34,17 +37,25 @@ export const boolean = is<boolean>((value) => typeof value === 'boolean', 'a boo
 export const callable = is<(...args: never[]) => unknown>((value) => typeof value === 'function', 'a function');
 
 /** A safe integer of at least `minimum`. */
-export const integer = (minimum = 0): Check<number> => is((value) => Number.isSafeInteger(value) && (value as number) >= minimum, `an integer ≥ ${minimum}`);
+export const integer = (minimum = 0): Check<number> =>
+  is((value) => Number.isSafeInteger(value) && (value as number) >= minimum, `an integer ≥ ${minimum}`);
 
 /** A number in [minimum, maximum]; NaN never is, an infinity may be. */
 export const number = (minimum: number, maximum = Infinity): Check<number> =>
-  is((value) => typeof value === 'number' && value >= minimum && value <= maximum, maximum === Infinity ? `a number ≥ ${minimum}` : `a number from ${minimum} to ${maximum}`);
+  is(
+    (value) => typeof value === 'number' && value >= minimum && value <= maximum,
+    maximum === Infinity ? `a number ≥ ${minimum}` : `a number from ${minimum} to ${maximum}`,
+  );
 
 /** A finite number of at least `minimum`. */
 export const finite = (minimum = -Infinity): Check<number> =>
-  is((value) => Number.isFinite(value) && (value as number) >= minimum, minimum === -Infinity ? 'a finite number' : `a finite number ≥ ${minimum}`);
+  is(
+    (value) => Number.isFinite(value) && (value as number) >= minimum,
+    minimum === -Infinity ? 'a finite number' : `a finite number ≥ ${minimum}`,
+  );
 
-export const oneOf = <T>(values: readonly T[]): Check<T> => is((value) => values.includes(value as T), `one of ${values.join(', ')}`);
+export const oneOf = <T>(values: readonly T[]): Check<T> =>
+  is((value) => values.includes(value as T), `one of ${values.join(', ')}`);
 
 /** `undefined` (the field left out), or what `check` reads. */
 export const optional =
@@ -60,14 +71,17 @@ export const nullable =
 /** `fields` with each check made optional, but those of the keys in `required`. */
 export function optionalFields<T>(fields: Fields<T>, required: readonly string[] = []): Fields<T> {
   const checks: Record<string, Check<unknown>> = {};
-  for (const [key, check] of Object.entries<Check<unknown>>(fields)) checks[key] = required.includes(key) ? check : optional(check);
+  for (const [key, check] of Object.entries<Check<unknown>>(fields))
+    checks[key] = required.includes(key) ? check : optional(check);
   return checks as Fields<T>;
 }
 
 export const arrayOf =
   <T>(item: Check<T>): Check<T[]> =>
   (value, path) =>
-    Array.isArray(value) ? value.map((entry, index) => item(entry, `${path}[${index}]`)) : reject(path, 'an array', value);
+    Array.isArray(value)
+      ? value.map((entry, index) => item(entry, `${path}[${index}]`))
+      : reject(path, 'an array', value);
 
 /**
  * An object with the fields of `fields`, each read by its check, as a fresh object in the order
@@ -81,7 +95,12 @@ export const record =
     const known = Object.keys(fields);
     if (exact)
       for (const key of Object.keys(value))
-        if (!known.includes(key)) throw new ValidationError(fieldPath(path, key), 'is not a known field', `${path} has no field ${JSON.stringify(key)}; its fields are ${known.join(', ')}`);
+        if (!known.includes(key))
+          throw new ValidationError(
+            fieldPath(path, key),
+            'is not a known field',
+            `${path} has no field ${JSON.stringify(key)}; its fields are ${known.join(', ')}`,
+          );
     const read: Record<string, unknown> = {};
     for (const key of known) {
       const field = (fields as Record<string, Check<unknown>>)[key](value[key], fieldPath(path, key));

@@ -23,7 +23,14 @@ function documentedLayers(): string[][] {
   return block
     .trim()
     .split('\n')
-    .map((line) => line.replace(/#.*$/, '').trim().split(/\s*,\s*|\s+/).filter(Boolean).map((unit) => unit.replace(/\/$/, '')));
+    .map((line) =>
+      line
+        .replace(/#.*$/, '')
+        .trim()
+        .split(/\s*,\s*|\s+/)
+        .filter(Boolean)
+        .map((unit) => unit.replace(/\/$/, '')),
+    );
 }
 const LAYERS: readonly (readonly string[])[] = documentedLayers();
 
@@ -31,7 +38,8 @@ const LAYERS: readonly (readonly string[])[] = documentedLayers();
 const unitOf = (file: string): string => file.split('/')[0];
 
 const BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
-const isBuiltin = (specifier: string) => specifier.startsWith('node:') || BUILTINS.has(specifier) || BUILTINS.has(specifier.split('/')[0]);
+const isBuiltin = (specifier: string) =>
+  specifier.startsWith('node:') || BUILTINS.has(specifier) || BUILTINS.has(specifier.split('/')[0]);
 
 interface ImportEdge {
   /** Both relative to `src/`. */
@@ -83,15 +91,19 @@ function layerViolations(edges: readonly ImportEdge[], layers: readonly (readonl
     if (to === null) continue;
     const target = unitOf(to);
     if (target === source) continue;
-    if (to.startsWith('..') || !layerOf.has(target)) problems.add(`${from} imports ${specifier}: ${target} is on no layer`);
-    else if (layerOf.get(target)! <= layerOf.get(source)!) problems.add(`${from} imports ${specifier}: ${target} is not below ${source}`);
+    if (to.startsWith('..') || !layerOf.has(target))
+      problems.add(`${from} imports ${specifier}: ${target} is on no layer`);
+    else if (layerOf.get(target)! <= layerOf.get(source)!)
+      problems.add(`${from} imports ${specifier}: ${target} is not below ${source}`);
   }
   return [...problems];
 }
 
 /** Node built-ins imported outside `src/node/`. */
 function builtinViolations(edges: readonly ImportEdge[]): string[] {
-  return edges.filter(({ from, specifier }) => isBuiltin(specifier) && unitOf(from) !== 'node').map(({ from, specifier }) => `${from} imports ${specifier}`);
+  return edges
+    .filter(({ from, specifier }) => isBuiltin(specifier) && unitOf(from) !== 'node')
+    .map(({ from, specifier }) => `${from} imports ${specifier}`);
 }
 
 function readSources(): Map<string, string> {
@@ -100,7 +112,8 @@ function readSources(): Map<string, string> {
     for (const name of readdirSync(directory).sort()) {
       const path = join(directory, name);
       if (statSync(path).isDirectory()) walk(path);
-      else if (/\.(?:ts|tsx|mts|js|mjs)$/.test(name)) sources.set(relative(SRC, path).split('\\').join('/'), readFileSync(path, 'utf8'));
+      else if (/\.(?:ts|tsx|mts|js|mjs)$/.test(name))
+        sources.set(relative(SRC, path).split('\\').join('/'), readFileSync(path, 'utf8'));
     }
   };
   walk(SRC);
@@ -122,13 +135,27 @@ describe('the checks catch what they are for', () => {
       "type H = import('./h.ts').H;",
       "const i = () => import('./i.ts');",
       "// import { no } from './comment.ts';",
-      "const text = \"import { no } from './string.ts'\";",
+      'const text = "import { no } from \'./string.ts\'";',
     ].join('\n');
-    expect(specifiersOf('x.ts', source)).toEqual(['./a.ts', './b.ts', './c.ts', './d.ts', './e.ts', './f.ts', './g.ts', './h.ts', './i.ts']);
+    expect(specifiersOf('x.ts', source)).toEqual([
+      './a.ts',
+      './b.ts',
+      './c.ts',
+      './d.ts',
+      './e.ts',
+      './f.ts',
+      './g.ts',
+      './h.ts',
+      './i.ts',
+    ]);
   });
 
   it('finds a planted cycle, a type-only one too', () => {
-    const edges = planted({ 'fold/a.ts': "import type { B } from './b.ts';", 'fold/b.ts': "import { a } from './a.ts';", 'fold/c.ts': "import { a } from './a.ts';" });
+    const edges = planted({
+      'fold/a.ts': "import type { B } from './b.ts';",
+      'fold/b.ts': "import { a } from './a.ts';",
+      'fold/c.ts': "import { a } from './a.ts';",
+    });
     expect(findCycles(edges)).toEqual(['fold/a.ts → fold/b.ts → fold/a.ts']);
   });
 
@@ -149,8 +176,12 @@ describe('the checks catch what they are for', () => {
   });
 
   it('finds a planted Node built-in outside src/node/', () => {
-    const edges = planted({ 'fold/a.ts': "import { readFileSync } from 'node:fs';", 'text/b.ts': "import { join } from 'path';", 'node/c.ts': "import { writeFile } from 'node:fs/promises';" });
-    expect(builtinViolations(edges)).toEqual(["fold/a.ts imports node:fs", 'text/b.ts imports path']);
+    const edges = planted({
+      'fold/a.ts': "import { readFileSync } from 'node:fs';",
+      'text/b.ts': "import { join } from 'path';",
+      'node/c.ts': "import { writeFile } from 'node:fs/promises';",
+    });
+    expect(builtinViolations(edges)).toEqual(['fold/a.ts imports node:fs', 'text/b.ts imports path']);
   });
 });
 
@@ -163,7 +194,11 @@ describe('src/ import graph', () => {
     expect(sources.size).toBeGreaterThan(100);
     expect(edges.filter((edge) => edge.to !== null).length).toBeGreaterThan(300);
     // every relative import names a file that exists, or the graph would miss edges
-    expect(edges.filter((edge) => edge.to !== null && !sources.has(edge.to)).map((edge) => `${edge.from} imports ${edge.specifier}`)).toEqual([]);
+    expect(
+      edges
+        .filter((edge) => edge.to !== null && !sources.has(edge.to))
+        .map((edge) => `${edge.from} imports ${edge.specifier}`),
+    ).toEqual([]);
   });
 
   it('has no cycle between files', () => {

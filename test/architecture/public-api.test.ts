@@ -42,7 +42,9 @@ const TYPES = [
 
 /** Each subpath of package.json `exports` and the source file its types come from. */
 function packageEntries(): Map<string, string> {
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | { types: string }> };
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { types: string }>;
+  };
   const entries = new Map<string, string>();
   for (const [subpath, target] of Object.entries(manifest.exports)) {
     if (typeof target === 'string') continue;
@@ -93,8 +95,11 @@ describe('the public surface of warpfold', () => {
 
   it('exports each name from exactly one entry', () => {
     const homes = new Map<string, string[]>();
-    for (const [subpath, file] of entries) for (const name of names.get(file)!) homes.set(name, [...(homes.get(name) ?? []), subpath]);
-    const repeated = [...homes].filter(([, subpaths]) => subpaths.length > 1).map(([name, subpaths]) => `${name}: ${subpaths.join(', ')}`);
+    for (const [subpath, file] of entries)
+      for (const name of names.get(file)!) homes.set(name, [...(homes.get(name) ?? []), subpath]);
+    const repeated = [...homes]
+      .filter(([, subpaths]) => subpaths.length > 1)
+      .map(([name, subpaths]) => `${name}: ${subpaths.join(', ')}`);
     expect(repeated).toEqual([]);
   });
 });

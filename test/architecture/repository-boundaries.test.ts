@@ -33,32 +33,53 @@ const topFolder = (path: string): string => path.split('/')[0];
 function edgesOf(sources: ReadonlyMap<string, string>): Edge[] {
   return [...sources].flatMap(([from, source]) =>
     // a query (`?raw`, `?url`) asks the bundler for the file in another form; the file is what counts
-    specifiersOf(from, source).map((specifier) => ({ from, specifier, to: specifier.startsWith('.') ? posix.normalize(posix.join(posix.dirname(from), specifier.replace(/\?.*$/, ''))) : null })),
+    specifiersOf(from, source).map((specifier) => ({
+      from,
+      specifier,
+      to: specifier.startsWith('.')
+        ? posix.normalize(posix.join(posix.dirname(from), specifier.replace(/\?.*$/, '')))
+        : null,
+    })),
   );
 }
 
 /** Imports from the `NO_BENCH` folders into `bench/`. */
 function benchImports(edges: readonly Edge[]): string[] {
-  return edges.filter(({ from, to }) => NO_BENCH.includes(topFolder(from)) && to !== null && topFolder(to) === 'bench').map(({ from, specifier }) => `${from} imports ${specifier}`);
+  return edges
+    .filter(({ from, to }) => NO_BENCH.includes(topFolder(from)) && to !== null && topFolder(to) === 'bench')
+    .map(({ from, specifier }) => `${from} imports ${specifier}`);
 }
 
 /** Imports from the `PUBLIC_ONLY` folders into `src/` that name a file other than a public entry. */
 function privateImports(edges: readonly Edge[], publicEntries: ReadonlySet<string>): string[] {
   return edges
-    .filter(({ from, to }) => PUBLIC_ONLY.includes(topFolder(from)) && to !== null && topFolder(to) === 'src' && !publicEntries.has(to))
+    .filter(
+      ({ from, to }) =>
+        PUBLIC_ONLY.includes(topFolder(from)) && to !== null && topFolder(to) === 'src' && !publicEntries.has(to),
+    )
     .map(({ from, specifier }) => `${from} imports ${specifier}: not a public entry`);
 }
 
 /** Imports between the folders of each `APART` pair, either way. */
 function crossImports(edges: readonly Edge[]): string[] {
   return edges
-    .filter(({ from, to }) => to !== null && APART.some(([first, second]) => (topFolder(from) === first && topFolder(to) === second) || (topFolder(from) === second && topFolder(to) === first)))
+    .filter(
+      ({ from, to }) =>
+        to !== null &&
+        APART.some(
+          ([first, second]) =>
+            (topFolder(from) === first && topFolder(to) === second) ||
+            (topFolder(from) === second && topFolder(to) === first),
+        ),
+    )
     .map(({ from, specifier }) => `${from} imports ${specifier}`);
 }
 
 /** The source file behind each entry of package.json `exports`: `./dist/types/fold/index.d.ts` → `src/fold/index.ts`. */
 function publicEntries(): Set<string> {
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | { types: string }> };
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { types: string }>;
+  };
   const entries = new Set<string>();
   for (const target of Object.values(manifest.exports)) {
     if (typeof target === 'string') continue;
@@ -74,7 +95,8 @@ function readSources(folders: readonly string[]): Map<string, string> {
       if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
       const path = join(directory, name);
       if (statSync(path).isDirectory()) walk(path);
-      else if (/\.(?:ts|tsx|mts|js|mjs)$/.test(name)) sources.set(relative(ROOT, path).split('\\').join('/'), readFileSync(path, 'utf8'));
+      else if (/\.(?:ts|tsx|mts|js|mjs)$/.test(name))
+        sources.set(relative(ROOT, path).split('\\').join('/'), readFileSync(path, 'utf8'));
     }
   };
   for (const folder of folders) walk(join(ROOT, folder));
@@ -122,7 +144,10 @@ describe('the boundary checks catch what they are for', () => {
       'scripts/c.ts': "import { REPO_ROOT } from '../test/helpers/fixtures.ts';",
       'bench/d.ts': "import { noiseSource } from '../test/helpers/workloads/seeded-random.ts';",
     });
-    expect(crossImports(edges)).toEqual(['bench/a.ts imports ../scripts/wrangler-dev-process.ts', 'scripts/b.ts imports ../bench/scenario/outage-script.ts']);
+    expect(crossImports(edges)).toEqual([
+      'bench/a.ts imports ../scripts/wrangler-dev-process.ts',
+      'scripts/b.ts imports ../bench/scenario/outage-script.ts',
+    ]);
   });
 
   it('reads the public entries from package.json', () => {
@@ -139,11 +164,20 @@ describe('repository boundaries', () => {
   const edges = edgesOf(sources);
 
   it('reads every folder around src/', () => {
-    for (const folder of ['bench', ...NO_BENCH]) expect([...sources.keys()].some((file) => topFolder(file) === folder), folder).toBe(true);
+    for (const folder of ['bench', ...NO_BENCH])
+      expect(
+        [...sources.keys()].some((file) => topFolder(file) === folder),
+        folder,
+      ).toBe(true);
     // every relative import names a file that exists, or an edge could be missed
     // (generated declarations, such as wrangler's worker-configuration.d.ts, name files without an extension)
-    const exists = (path: string) => ['', '.ts', '.js', '/index.ts'].some((suffix) => statSync(join(ROOT, path + suffix), { throwIfNoEntry: false })?.isFile());
-    const missing = edges.filter(({ to }) => to !== null && !exists(to)).map(({ from, specifier }) => `${from} imports ${specifier}`);
+    const exists = (path: string) =>
+      ['', '.ts', '.js', '/index.ts'].some((suffix) =>
+        statSync(join(ROOT, path + suffix), { throwIfNoEntry: false })?.isFile(),
+      );
+    const missing = edges
+      .filter(({ to }) => to !== null && !exists(to))
+      .map(({ from, specifier }) => `${from} imports ${specifier}`);
     expect(missing).toEqual([]);
   });
 

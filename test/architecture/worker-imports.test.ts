@@ -41,7 +41,8 @@ describe('the edge worker', () => {
   });
 
   it('runs `npm run worker:dev` without fetching Request.cf or sending metrics', () => {
-    const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['worker:dev'];
+    const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+      .scripts['worker:dev'];
     expect(script).toMatch(/\bCLOUDFLARE_CF_FETCH_ENABLED=false\b/);
     expect(script).toMatch(/\bWRANGLER_SEND_METRICS=false\b/);
     expect(script).toMatch(/wrangler dev$/);

@@ -7,7 +7,16 @@ import { identifierContexts, identifiers, messageShingles } from '../../src/base
 import { BASELINE_STRATEGIES } from '../../src/baselines/index.ts';
 import type { BaselineMessage } from '../../src/baselines/types.ts';
 import { readFixture } from '../helpers/fixtures.ts';
-import { BASELINES, callIndices, digest, PARITY_CEILINGS, readingDigests, readScorerReference, RECORD_COMMAND, VIEW_SESSIONS } from './scorer-reference.ts';
+import {
+  BASELINES,
+  callIndices,
+  digest,
+  PARITY_CEILINGS,
+  readingDigests,
+  readScorerReference,
+  RECORD_COMMAND,
+  VIEW_SESSIONS,
+} from './scorer-reference.ts';
 
 describe('baselines against the reference scorer', () => {
   const reference = readScorerReference();
@@ -22,7 +31,10 @@ describe('baselines against the reference scorer', () => {
         const definition = BASELINE_STRATEGIES.find((strategy) => strategy.name === name)!;
         const ours = definition.create({ ceiling, countTokens, now: () => 0 });
         calls.forEach((index, call) => {
-          expect(digest(ours.prepare(messages.slice(0, index), {}).messages), `${name} ${ceiling} call at ${index} (recorded by \`${RECORD_COMMAND}\`)`).toBe(recorded[call]);
+          expect(
+            digest(ours.prepare(messages.slice(0, index), {}).messages),
+            `${name} ${ceiling} call at ${index} (recorded by \`${RECORD_COMMAND}\`)`,
+          ).toBe(recorded[call]);
         });
       }
     }
@@ -33,7 +45,12 @@ describe('baselines against the reference scorer', () => {
     const recorded = reference.readings.sessions[file].reuse;
     expect(recorded).toHaveLength(messages.length);
     messages.forEach((message, index) => {
-      const ours = readingDigests(message, { render: renderMessage, identifiers, contexts: identifierContexts, shingles: messageShingles });
+      const ours = readingDigests(message, {
+        render: renderMessage,
+        identifiers,
+        contexts: identifierContexts,
+        shingles: messageShingles,
+      });
       expect(ours.reuse, `message ${index}`).toBe(recorded[index]);
     });
   });

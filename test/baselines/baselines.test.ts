@@ -11,12 +11,32 @@ const BOUNDED = BASELINE_STRATEGIES.filter((strategy) => strategy.name !== 'raw'
 
 /** An OpenAI-shaped agent session: system, task, then tool calls with results of random sizes. */
 const sessionArbitrary = fc
-  .array(fc.record({ thought: fc.lorem({ maxCount: 12 }), result: fc.lorem({ maxCount: 900 }), operator: fc.option(fc.lorem({ maxCount: 20 }), { freq: 5 }) }), { minLength: 1, maxLength: 40 })
+  .array(
+    fc.record({
+      thought: fc.lorem({ maxCount: 12 }),
+      result: fc.lorem({ maxCount: 900 }),
+      operator: fc.option(fc.lorem({ maxCount: 20 }), { freq: 5 }),
+    }),
+    { minLength: 1, maxLength: 40 },
+  )
   .map((turns) => {
-    const messages: BaselineMessage[] = [{ role: 'system', content: 'You are an agent.' }, { role: 'user', content: 'Fix the bug in src/app.ts.' }];
+    const messages: BaselineMessage[] = [
+      { role: 'system', content: 'You are an agent.' },
+      { role: 'user', content: 'Fix the bug in src/app.ts.' },
+    ];
     turns.forEach((turn, index) => {
       if (turn.operator) messages.push({ role: 'user', content: turn.operator });
-      messages.push({ role: 'assistant', content: turn.thought, tool_calls: [{ id: `c${index}`, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: `cat file_${index}.txt` }) } }] });
+      messages.push({
+        role: 'assistant',
+        content: turn.thought,
+        tool_calls: [
+          {
+            id: `c${index}`,
+            type: 'function',
+            function: { name: 'bash', arguments: JSON.stringify({ command: `cat file_${index}.txt` }) },
+          },
+        ],
+      });
       messages.push({ role: 'tool', tool_call_id: `c${index}`, content: turn.result });
     });
     return messages;
@@ -50,13 +70,16 @@ describe.each(BOUNDED.map((strategy) => [strategy.name, strategy] as const))('%s
     );
   });
 
-  it.each(['openai', 'anthropic', 'gemini'] as const)('stays under the ceiling on the %s scenario and leaves no orphan tool result first', (dialect) => {
-    const { messages } = transcriptFor(OUTAGE_SCRIPT, dialect);
-    const strategy = definition.create({ ceiling: 8_000, countTokens, now: () => 0 });
-    messages.forEach((message, index) => {
-      if (message.role !== 'assistant' && message.role !== 'model') return;
-      const view = strategy.prepare(messages.slice(0, index), {}).messages;
-      expect(viewTokens(view)).toBeLessThanOrEqual(8_000);
-    });
-  });
+  it.each(['openai', 'anthropic', 'gemini'] as const)(
+    'stays under the ceiling on the %s scenario and leaves no orphan tool result first',
+    (dialect) => {
+      const { messages } = transcriptFor(OUTAGE_SCRIPT, dialect);
+      const strategy = definition.create({ ceiling: 8_000, countTokens, now: () => 0 });
+      messages.forEach((message, index) => {
+        if (message.role !== 'assistant' && message.role !== 'model') return;
+        const view = strategy.prepare(messages.slice(0, index), {}).messages;
+        expect(viewTokens(view)).toBeLessThanOrEqual(8_000);
+      });
+    },
+  );
 });

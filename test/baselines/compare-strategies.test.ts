@@ -30,7 +30,10 @@ describe('compareStrategies', () => {
     for (const [index, entry] of figures.entries()) {
       const alone = replaySession(messages, strategies[index], { ceiling: CEILING });
       expect({ ...entry.counters, prepareMilliseconds: 0 }).toEqual({ ...alone, prepareMilliseconds: 0 });
-      expect({ ...entry.summary, prepareMilliseconds: 0 }).toEqual({ ...summaryRow(alone, rawCost), prepareMilliseconds: 0 });
+      expect({ ...entry.summary, prepareMilliseconds: 0 }).toEqual({
+        ...summaryRow(alone, rawCost),
+        prepareMilliseconds: 0,
+      });
     }
     expect(figures[0].summary.costVsRaw).toBe(1);
     expect(figures[0].summary.retentionPercent).toBe(100);
@@ -50,7 +53,9 @@ describe('compareStrategies', () => {
 
   it('calls the model before every assistant turn in each dialect, Gemini `model` turns included', () => {
     const calls = (['openai', 'anthropic', 'gemini'] as const).map(
-      (dialect) => compareStrategies(transcriptFor(OUTAGE_SCRIPT, dialect).messages, [rawStrategy], { ceiling: CEILING })[0].counters.calls,
+      (dialect) =>
+        compareStrategies(transcriptFor(OUTAGE_SCRIPT, dialect).messages, [rawStrategy], { ceiling: CEILING })[0]
+          .counters.calls,
     );
     expect(calls[0]).toBeGreaterThan(10);
     expect(calls).toEqual([calls[0], calls[0], calls[0]]);
@@ -66,32 +71,35 @@ describe('the banded fold', () => {
   const render = (view: readonly BaselineMessage[]) => view.map(renderMessage);
   const isBand = (rendered: string) => /^<user>\n\[Folded messages \d+-\d+\]/.test(rendered);
 
-  it.each([16_000, 8_000])('stays under %i, keeps older bands byte-identical until a merge, and merges past 45%% of it', (ceiling) => {
-    const banded = bandedStrategy.create({ ceiling, countTokens, now: () => 0 });
-    let previousBands: string[] = [];
-    let sealed = 0;
-    let merged = 0;
-    for (let index = 1; index < messages.length; index++) {
-      if (messages[index].role !== 'assistant') continue;
-      const view = banded.prepare(messages.slice(0, index), {}).messages;
-      const rendered = render(view);
-      expect(rendered.reduce((sum, text) => sum + countTokens(text), 0)).toBeLessThanOrEqual(ceiling);
-      const bands = rendered.filter(isBand);
-      const bandTokens = bands.reduce((sum, text) => sum + countTokens(text), 0);
-      expect(bandTokens).toBeLessThanOrEqual(0.45 * ceiling);
-      const unchanged = previousBands.every((band, at) => bands[at] === band);
-      if (unchanged && bands.length > previousBands.length) sealed++;
-      else if (!unchanged) {
-        // a merge: one band over everything folded so far
-        merged++;
-        expect(bands).toHaveLength(1);
-        expect(bands[0]).toMatch(/^<user>\n\[Folded messages 2-/);
+  it.each([16_000, 8_000])(
+    'stays under %i, keeps older bands byte-identical until a merge, and merges past 45%% of it',
+    (ceiling) => {
+      const banded = bandedStrategy.create({ ceiling, countTokens, now: () => 0 });
+      let previousBands: string[] = [];
+      let sealed = 0;
+      let merged = 0;
+      for (let index = 1; index < messages.length; index++) {
+        if (messages[index].role !== 'assistant') continue;
+        const view = banded.prepare(messages.slice(0, index), {}).messages;
+        const rendered = render(view);
+        expect(rendered.reduce((sum, text) => sum + countTokens(text), 0)).toBeLessThanOrEqual(ceiling);
+        const bands = rendered.filter(isBand);
+        const bandTokens = bands.reduce((sum, text) => sum + countTokens(text), 0);
+        expect(bandTokens).toBeLessThanOrEqual(0.45 * ceiling);
+        const unchanged = previousBands.every((band, at) => bands[at] === band);
+        if (unchanged && bands.length > previousBands.length) sealed++;
+        else if (!unchanged) {
+          // a merge: one band over everything folded so far
+          merged++;
+          expect(bands).toHaveLength(1);
+          expect(bands[0]).toMatch(/^<user>\n\[Folded messages 2-/);
+        }
+        previousBands = bands;
       }
-      previousBands = bands;
-    }
-    expect(sealed).toBeGreaterThan(0);
-    if (ceiling === 8_000) expect(merged).toBeGreaterThan(0);
-  });
+      expect(sealed).toBeGreaterThan(0);
+      if (ceiling === 8_000) expect(merged).toBeGreaterThan(0);
+    },
+  );
 
   it('keeps the agent words, its commands and the lines of identifiers it folds', () => {
     const banded = bandedStrategy.create({ ceiling: 8_000, countTokens, now: () => 0 });

@@ -16,23 +16,52 @@ export const REFERENCE_DIR = join(REPO_ROOT, 'test/fixtures/scorer-reference');
 export const RECORD_COMMAND = 'npx tsx scripts/record-scorer-reference.ts';
 
 /** Sessions the summary parity runs on (a reasoner with empty contents, SWE-agent, a tau-bench dialogue). */
-export const PARITY_SESSIONS = ['msa-ds-reasoner-dev-sqlfluff__sqlfluff-2419.json', 'sweagent-gpt4-pydicom__pydicom-1458.json', 'tau-airline-gpt-4o-task02-trial1.json'];
+export const PARITY_SESSIONS = [
+  'msa-ds-reasoner-dev-sqlfluff__sqlfluff-2419.json',
+  'sweagent-gpt4-pydicom__pydicom-1458.json',
+  'tau-airline-gpt-4o-task02-trial1.json',
+];
 /** Sessions with different shapes for the per-call view parity: a terminal transcript without a system prompt, a SWE-bench run, a reasoner, a customer-service run. */
-export const VIEW_SESSIONS = ['claudecode-console-bookminder-day021-s2.json', 'msa-ds-chat-test-django__django-10914.json', 'msa-ds-reasoner-dev-sqlfluff__sqlfluff-2419.json', 'tau-airline-gpt-4o-task02-trial1.json'];
+export const VIEW_SESSIONS = [
+  'claudecode-console-bookminder-day021-s2.json',
+  'msa-ds-chat-test-django__django-10914.json',
+  'msa-ds-reasoner-dev-sqlfluff__sqlfluff-2419.json',
+  'tau-airline-gpt-4o-task02-trial1.json',
+];
 export const BASELINES = ['raw', 'truncate', 'mask', 'clear', 'sawtooth', 'sawtooth-lines'];
 export const PARITY_CEILINGS = [16_000, 8_000];
 
 /** Messages in other dialects the scorer renders too. */
 export const RENDER_SAMPLES: ReadonlyArray<Record<string, unknown>> = [
-  { role: 'assistant', content: [{ type: 'text', text: 'Reading it.' }, { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: '/a/b.ts' } }] },
-  { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'line 1\nline 2' }] }, { type: 'text', text: 'and hurry' }] },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'Reading it.' },
+      { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: '/a/b.ts' } },
+    ],
+  },
+  {
+    role: 'user',
+    content: [
+      { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'line 1\nline 2' }] },
+      { type: 'text', text: 'and hurry' },
+    ],
+  },
   { role: 'model', parts: [{ text: 'Listing.' }, { functionCall: { name: 'ls', args: { dir: '.' } } }] },
   { role: 'user', parts: [{ functionResponse: { name: 'ls', response: { output: 'a\nb' } } }] },
-  { role: 'assistant', content: null, tool_calls: [{ id: 'x', type: 'function', function: { name: 'bash', arguments: 'not json' } }] },
+  {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: 'x', type: 'function', function: { name: 'bash', arguments: 'not json' } }],
+  },
 ];
 
 /** 16 hex digits of SHA-256: enough to tell recorded outputs apart, small enough to check in. */
-export const digest = (value: unknown): string => createHash('sha256').update(typeof value === 'string' ? value : JSON.stringify(value)).digest('hex').slice(0, 16);
+export const digest = (value: unknown): string =>
+  createHash('sha256')
+    .update(typeof value === 'string' ? value : JSON.stringify(value))
+    .digest('hex')
+    .slice(0, 16);
 
 type Message = Record<string, unknown>;
 
@@ -44,7 +73,11 @@ export interface ScorerFunctions {
   truncateView(history: Message[], ceiling: number): Message[];
   maskView(history: Message[], ceiling: number): Message[];
   clearView(history: Message[], ceiling: number, state: { cleared: Set<number> }): Message[];
-  sawtoothView(history: Message[], ceiling: number, state: { fold: Message | null; b: number; lines: boolean }): Message[];
+  sawtoothView(
+    history: Message[],
+    ceiling: number,
+    state: { fold: Message | null; b: number; lines: boolean },
+  ): Message[];
 }
 
 export function loadScorerFunctions(scorerPath = SCORER_PATH): ScorerFunctions {
@@ -84,15 +117,29 @@ export interface ScorerReference {
   readonly readings: RecordedReadings;
 }
 
-export const REFERENCE_FILES = { summaries: 'replay-summaries.json', views: 'baseline-views.json', readings: 'message-readings.json' } as const;
+export const REFERENCE_FILES = {
+  summaries: 'replay-summaries.json',
+  views: 'baseline-views.json',
+  readings: 'message-readings.json',
+} as const;
 
 export function readScorerReference(): ScorerReference {
   const read = (name: string) => JSON.parse(readFileSync(join(REFERENCE_DIR, name), 'utf8'));
-  return { summaries: read(REFERENCE_FILES.summaries), views: read(REFERENCE_FILES.views), readings: read(REFERENCE_FILES.readings) };
+  return {
+    summaries: read(REFERENCE_FILES.summaries),
+    views: read(REFERENCE_FILES.views),
+    readings: read(REFERENCE_FILES.readings),
+  };
 }
 
 /** The scorer's view for one baseline, given the state its loop keeps between calls. */
-export function scorerView(scorer: ScorerFunctions, name: string, state: Record<string, unknown>, history: Message[], ceiling: number): unknown[] {
+export function scorerView(
+  scorer: ScorerFunctions,
+  name: string,
+  state: Record<string, unknown>,
+  history: Message[],
+  ceiling: number,
+): unknown[] {
   if (name === 'raw') return history;
   if (name === 'truncate') return scorer.truncateView(history, ceiling);
   if (name === 'mask') return scorer.maskView(history, ceiling);
@@ -101,10 +148,16 @@ export function scorerView(scorer: ScorerFunctions, name: string, state: Record<
 }
 
 /** The state the scorer's loop starts each baseline with. */
-export const initialBaselineState = (name: string): Record<string, unknown> => ({ cleared: new Set<number>(), fold: null, b: 2, lines: name === 'sawtooth-lines' });
+export const initialBaselineState = (name: string): Record<string, unknown> => ({
+  cleared: new Set<number>(),
+  fold: null,
+  b: 2,
+  lines: name === 'sawtooth-lines',
+});
 
 /** Indices of the calls a replay makes: before every assistant message from the second message on. */
-export const callIndices = (messages: readonly Message[]): number[] => messages.flatMap((message, index) => (message.role === 'assistant' && index > 0 ? [index] : []));
+export const callIndices = (messages: readonly Message[]): number[] =>
+  messages.flatMap((message, index) => (message.role === 'assistant' && index > 0 ? [index] : []));
 
 /** Digests a sequence of per-call views of one baseline. */
 export function viewDigests(messages: Message[], view: (history: Message[]) => unknown): string[] {
@@ -112,7 +165,18 @@ export function viewDigests(messages: Message[], view: (history: Message[]) => u
 }
 
 /** What one message reads as: its rendering and its [identifiers, contexts, shingles]. */
-export function readingDigests(message: Message, read: { render: (message: Message) => string; identifiers: (text: string) => Set<string>; contexts: (message: Message) => Array<[string, string]>; shingles: (message: Message) => Set<string> }): { render: string; reuse: string } {
+export function readingDigests(
+  message: Message,
+  read: {
+    render: (message: Message) => string;
+    identifiers: (text: string) => Set<string>;
+    contexts: (message: Message) => Array<[string, string]>;
+    shingles: (message: Message) => Set<string>;
+  },
+): { render: string; reuse: string } {
   const rendered = read.render(message);
-  return { render: digest(rendered), reuse: digest([[...read.identifiers(rendered)], read.contexts(message), [...read.shingles(message)]]) };
+  return {
+    render: digest(rendered),
+    reuse: digest([[...read.identifiers(rendered)], read.contexts(message), [...read.shingles(message)]]),
+  };
 }

@@ -19,9 +19,15 @@ describe('summarization stand-in', () => {
         // It opens with the last prompt (then any messages that arrived since): a warm cache serves that part.
         const request = extra.messages.slice(0, -1);
         const common = Math.min(previous.length, request.length);
-        expect(request.slice(0, common).every((message, index) => JSON.stringify(message) === JSON.stringify(previous[index]))).toBe(true);
+        expect(
+          request
+            .slice(0, common)
+            .every((message, index) => JSON.stringify(message) === JSON.stringify(previous[index])),
+        ).toBe(true);
       }
-      const summary = prepared.messages.find((message) => typeof message.content === 'string' && message.content.startsWith('[Summary of'));
+      const summary = prepared.messages.find(
+        (message) => typeof message.content === 'string' && message.content.startsWith('[Summary of'),
+      );
       if (summaries > 0) expect(summary).toBeDefined();
       previous = prepared.messages;
     }

@@ -2,7 +2,7 @@
 import { it, expect } from 'vitest';
 import { runIndexedDbCases } from '../storage/indexeddb-cases.ts';
 
-it('runs against the browser\'s own IndexedDB, not a polyfill', () => {
+it("runs against the browser's own IndexedDB, not a polyfill", () => {
   expect(Object.prototype.toString.call(indexedDB)).toBe('[object IDBFactory]');
   expect(navigator.userAgent).toMatch(/Chrome\//);
 });

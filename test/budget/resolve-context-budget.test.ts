@@ -85,7 +85,8 @@ describe('resolveContextBudget: invariants over every window', () => {
       const here = budgetFor(window);
       const next = budgetFor(window + 1);
       for (const field of countFields) {
-        if (next[field] < here[field]) expect.fail(`${field} dips from ${here[field]} to ${next[field]} at window ${window}`);
+        if (next[field] < here[field])
+          expect.fail(`${field} dips from ${here[field]} to ${next[field]} at window ${window}`);
       }
     }
   });
@@ -229,18 +230,21 @@ describe('resolveContextBudget: input errors', () => {
 
   it('rejects windows that are not integers or are too small', () => {
     for (const contextWindowTokens of [0, -5, 1.5, Number.NaN, MINIMUM_CONTEXT_WINDOW_TOKENS - 1, '200000']) {
-      const error = errorOf(() => resolveContextBudget({ engine: 'p', model: 'm', contextWindowTokens: contextWindowTokens as number }));
+      const error = errorOf(() =>
+        resolveContextBudget({ engine: 'p', model: 'm', contextWindowTokens: contextWindowTokens as number }),
+      );
       expect(error.field).toBe('contextWindowTokens');
       expect(error.code).toBe('invalid-field');
     }
   });
 
   it('rejects a bad band or pressure ceiling', () => {
-    expect(errorOf(() => resolveContextBudget({ engine: 'claude', model: 'claude-sonnet-4', targetBandTokens: 0 })).field).toBe(
-      'targetBandTokens',
-    );
-    expect(errorOf(() => resolveContextBudget({ engine: 'claude', model: 'claude-sonnet-4', pressureCeilingTokens: 10 })).field).toBe(
-      'pressureCeilingTokens',
-    );
+    expect(
+      errorOf(() => resolveContextBudget({ engine: 'claude', model: 'claude-sonnet-4', targetBandTokens: 0 })).field,
+    ).toBe('targetBandTokens');
+    expect(
+      errorOf(() => resolveContextBudget({ engine: 'claude', model: 'claude-sonnet-4', pressureCeilingTokens: 10 }))
+        .field,
+    ).toBe('pressureCeilingTokens');
   });
 });

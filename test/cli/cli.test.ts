@@ -6,7 +6,15 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, stat
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clearStrategy, rawStrategy, replaySession, summaryRow, truncateStrategy, warpfoldStrategy, type BaselineMessage } from '../../src/baselines/index.ts';
+import {
+  clearStrategy,
+  rawStrategy,
+  replaySession,
+  summaryRow,
+  truncateStrategy,
+  warpfoldStrategy,
+  type BaselineMessage,
+} from '../../src/baselines/index.ts';
 import { readTranscript } from '../../src/transcripts/index.ts';
 import { REPO_ROOT } from '../helpers/fixtures.ts';
 import { buildCli, runBin } from './support/built-cli.ts';
@@ -19,7 +27,20 @@ const MESSAGE_ARRAY = join(FIXTURES, 'sessions/msa-ds-chat-dev-pydicom__pydicom-
 const CEILING = 8_000;
 
 interface ReportJson {
-  sessions: Array<{ file: string; format: string; calls: number; rawPeakTokens: number; overflowCalls: number; ceiling: number; priceClass: string; cost: { raw: number; truncate: number | null; clear: number | null; warpfold: number }; warpfoldCachePercent: number; warpfoldPeakTokens: number; retentionPercent: number | null; skippedLines: number }>;
+  sessions: Array<{
+    file: string;
+    format: string;
+    calls: number;
+    rawPeakTokens: number;
+    overflowCalls: number;
+    ceiling: number;
+    priceClass: string;
+    cost: { raw: number; truncate: number | null; clear: number | null; warpfold: number };
+    warpfoldCachePercent: number;
+    warpfoldPeakTokens: number;
+    retentionPercent: number | null;
+    skippedLines: number;
+  }>;
   total: { sessions: number; calls: number; cost: { raw: number; warpfold: number } };
   failed: Array<{ file: string; error: string }>;
   tokenizer: string;
@@ -47,7 +68,12 @@ function benchFigures(path: string) {
   const truncate = replaySession(messages, truncateStrategy, options);
   const clear = replaySession(messages, clearStrategy, options);
   const warpfold = replaySession(messages, warpfoldStrategy(), options);
-  return { raw: summaryRow(raw, raw.cost), truncate: summaryRow(truncate, raw.cost), clear: summaryRow(clear, raw.cost), warpfold: summaryRow(warpfold, raw.cost) };
+  return {
+    raw: summaryRow(raw, raw.cost),
+    truncate: summaryRow(truncate, raw.cost),
+    clear: summaryRow(clear, raw.cost),
+    warpfold: summaryRow(warpfold, raw.cost),
+  };
 }
 
 describe('the warpfold bin', () => {
@@ -74,12 +100,32 @@ describe('the warpfold bin', () => {
 
   it('reports the sessions of all three CLIs and a message array with the figures of the bench replay', () => {
     const before = snapshot(home);
-    const run = runBin(bin, ['report', '--claude', '--codex', '--gemini', 'messages.json', '--ceiling', String(CEILING), '--price', 'sonnet-class', '--json'], { home });
+    const run = runBin(
+      bin,
+      [
+        'report',
+        '--claude',
+        '--codex',
+        '--gemini',
+        'messages.json',
+        '--ceiling',
+        String(CEILING),
+        '--price',
+        'sonnet-class',
+        '--json',
+      ],
+      { home },
+    );
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const report = JSON.parse(run.stdout) as ReportJson;
     expect(report.tokenizer).toBe('o200k');
-    expect(report.sessions.map((session) => session.format).sort()).toEqual(['benchmark-session', 'claude-code-jsonl', 'codex-rollout-jsonl', 'gemini-cli-json']);
+    expect(report.sessions.map((session) => session.format).sort()).toEqual([
+      'benchmark-session',
+      'claude-code-jsonl',
+      'codex-rollout-jsonl',
+      'gemini-cli-json',
+    ]);
     for (const session of report.sessions) {
       expect(session.ceiling).toBe(CEILING);
       expect(session.priceClass).toBe('sonnet-class');
@@ -89,7 +135,12 @@ describe('the warpfold bin', () => {
       const bench = benchFigures(isAbsolute(session.file) ? session.file : join(home, session.file));
       expect(session.calls, session.file).toBe(bench.raw.calls);
       expect(session.rawPeakTokens, session.file).toBe(bench.raw.maxTokens);
-      expect(session.cost, session.file).toEqual({ raw: bench.raw.cost, truncate: bench.truncate.cost, clear: bench.clear.cost, warpfold: bench.warpfold.cost });
+      expect(session.cost, session.file).toEqual({
+        raw: bench.raw.cost,
+        truncate: bench.truncate.cost,
+        clear: bench.clear.cost,
+        warpfold: bench.warpfold.cost,
+      });
       expect(session.warpfoldCachePercent, session.file).toBe(bench.warpfold.cachePercent);
       expect(session.warpfoldPeakTokens, session.file).toBe(bench.warpfold.maxTokens);
       expect(session.retentionPercent, session.file).toBe(bench.warpfold.retentionPercent);
@@ -102,7 +153,9 @@ describe('the warpfold bin', () => {
   it('prints a table by default and CSV with --csv', () => {
     const table = runBin(bin, ['report', '--codex', '--ceiling', '8000', '--price', 'sonnet-class'], { home });
     expect(table.status).toBe(0);
-    expect(table.stdout).toMatch(/^session\s+calls\s+raw peak\s+overflow\s+raw \$\s+truncate \$\s+clear \$\s+warpfold \$\s+cache hit\s+retention\s+fold time$/m);
+    expect(table.stdout).toMatch(
+      /^session\s+calls\s+raw peak\s+overflow\s+raw \$\s+truncate \$\s+clear \$\s+warpfold \$\s+cache hit\s+retention\s+fold time$/m,
+    );
     expect(table.stdout).toMatch(/^total \(1 session\)/m);
     const csv = runBin(bin, ['report', '--codex', '--ceiling', '8000', '--csv'], { home });
     expect(csv.status).toBe(0);
@@ -139,7 +192,17 @@ describe('the warpfold bin', () => {
   });
 
   it('exits 2 on bad usage, naming the problem and the help to read', () => {
-    for (const args of [[], ['frobnicate'], ['report'], ['report', '--claude', '--ceiling', 'lots'], ['report', '--claude', '--bogus'], ['report', '--claude', '--json', '--csv'], ['report', '--claude', '--price', 'no-such-model'], ['fold'], ['inspect']]) {
+    for (const args of [
+      [],
+      ['frobnicate'],
+      ['report'],
+      ['report', '--claude', '--ceiling', 'lots'],
+      ['report', '--claude', '--bogus'],
+      ['report', '--claude', '--json', '--csv'],
+      ['report', '--claude', '--price', 'no-such-model'],
+      ['fold'],
+      ['inspect'],
+    ]) {
       const run = runBin(bin, args, { home });
       expect(run.status, args.join(' ')).toBe(2);
       expect(run.stderr, args.join(' ')).toMatch(/^warpfold: |Usage:/m);
@@ -149,7 +212,13 @@ describe('the warpfold bin', () => {
   });
 
   it('explains itself and each command with --help: usage, options, an example, exit codes', () => {
-    for (const args of [['--help'], ['report', '--help'], ['inspect', '--help'], ['fold', '--help'], ['help', 'report']]) {
+    for (const args of [
+      ['--help'],
+      ['report', '--help'],
+      ['inspect', '--help'],
+      ['fold', '--help'],
+      ['help', 'report'],
+    ]) {
       const run = runBin(bin, args, { home });
       expect(run.status, args.join(' ')).toBe(0);
       expect(run.stdout).toMatch(/Usage:/);
@@ -170,8 +239,18 @@ describe('the warpfold bin', () => {
     expect(view.length).toBeGreaterThan(2);
     // Anthropic messages: blocks, no OpenAI tool messages
     expect(view.some((message) => message.role === 'tool')).toBe(false);
-    expect(view.some((message) => Array.isArray(message.content) && (message.content as Array<{ type: string }>).some((block) => block.type === 'tool_use'))).toBe(true);
-    const receipts = JSON.parse(readFileSync(receipt, 'utf8')) as { call: number; of: number; receipts: Array<{ format: string }> };
+    expect(
+      view.some(
+        (message) =>
+          Array.isArray(message.content) &&
+          (message.content as Array<{ type: string }>).some((block) => block.type === 'tool_use'),
+      ),
+    ).toBe(true);
+    const receipts = JSON.parse(readFileSync(receipt, 'utf8')) as {
+      call: number;
+      of: number;
+      receipts: Array<{ format: string }>;
+    };
     expect(receipts.call).toBe(receipts.of);
     expect(receipts.receipts.length).toBeGreaterThan(0);
     expect(receipts.receipts[0].format).toBe('warpfold/fold-receipt');
@@ -179,7 +258,9 @@ describe('the warpfold bin', () => {
     const first = runBin(bin, ['fold', 'messages.json', '--at', '1', '--ceiling', '4000'], { home });
     expect(first.status).toBe(0);
     const firstView = JSON.parse(first.stdout) as unknown[];
-    expect(firstView).toEqual((JSON.parse(readFileSync(MESSAGE_ARRAY, 'utf8')) as { messages: unknown[] }).messages.slice(0, firstView.length));
+    expect(firstView).toEqual(
+      (JSON.parse(readFileSync(MESSAGE_ARRAY, 'utf8')) as { messages: unknown[] }).messages.slice(0, firstView.length),
+    );
     expect(runBin(bin, ['fold', 'messages.json', '--at', '100000'], { home }).status).toBe(2);
     expect(snapshot(home)).toEqual(before);
   });
@@ -188,7 +269,9 @@ describe('the warpfold bin', () => {
     // the same build, outside any node_modules
     const alone = join(root, 'alone');
     cpSync(join(bin, '../..'), alone, { recursive: true });
-    const run = runBin(join(alone, 'dist/cli.js'), ['report', '--claude', '--codex', '--ceiling', '8000', '--json'], { home });
+    const run = runBin(join(alone, 'dist/cli.js'), ['report', '--claude', '--codex', '--ceiling', '8000', '--json'], {
+      home,
+    });
     expect(run.status).toBe(0);
     expect(run.stderr.match(/gpt-tokenizer is not installed/g)).toHaveLength(1);
     expect(run.stderr).toContain('npm install gpt-tokenizer');

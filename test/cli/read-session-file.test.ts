@@ -12,12 +12,20 @@ const folder = mkdtempSync(join(tmpdir(), 'warpfold-stream-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('readSessionFile', () => {
-  const original = readFileSync(join(REPO_ROOT, 'test/fixtures/claude-code/57bb5674-54b1-4ce6-9157-2d341cd9bfc1.jsonl'), 'utf8');
+  const original = readFileSync(
+    join(REPO_ROOT, 'test/fixtures/claude-code/57bb5674-54b1-4ce6-9157-2d341cd9bfc1.jsonl'),
+    'utf8',
+  );
 
   it('streams a JSONL file (larger than one read chunk) to the same result as reading it whole', async () => {
     const lines = original.split('\n');
     lines[3] = lines[3].slice(0, 25);
-    const variants = { plain: original, damaged: lines.join('\n'), crlf: `\uFEFF${lines.join('\r\n')}`, noFinalNewline: original.trimEnd() };
+    const variants = {
+      plain: original,
+      damaged: lines.join('\n'),
+      crlf: `\uFEFF${lines.join('\r\n')}`,
+      noFinalNewline: original.trimEnd(),
+    };
     expect(Buffer.byteLength(original)).toBeGreaterThan(64 * 1024);
     for (const [name, text] of Object.entries(variants)) {
       const path = join(folder, `${name}-57bb5674-54b1-4ce6-9157-2d341cd9bfc1.jsonl`);

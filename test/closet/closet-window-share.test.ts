@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CLOSET_MARK, DEFAULT_WINDOW_FRACTION, prepareCloset, type ClosetOccurrence } from '../../src/closet/render-closet.ts';
+import {
+  CLOSET_MARK,
+  DEFAULT_WINDOW_FRACTION,
+  prepareCloset,
+  type ClosetOccurrence,
+} from '../../src/closet/render-closet.ts';
 import { DEFAULT_FOLD_CONFIG, foldConfigForCeiling, TIGHT_FOLD_CONFIG } from '../../src/fold/fold-config.ts';
 
 const lines = [
@@ -9,12 +14,15 @@ const lines = [
 ];
 const values = ['6135cf9', '2f5f623', '9c41d07e'];
 const render = prepareCloset(
-  values.map((value, i): ClosetOccurrence => ({ value, kind: 'hash', source: lines[i], messageIndex: i, lane: 'tool' })),
+  values.map(
+    (value, i): ClosetOccurrence => ({ value, kind: 'hash', source: lines[i], messageIndex: i, lane: 'tool' }),
+  ),
   0,
   3,
   () => lines.join('\n'),
 );
-const windowCount = (closet: string) => closet.split('\n').filter((line) => !line.includes(' · ') && line.startsWith(CLOSET_MARK)).length;
+const windowCount = (closet: string) =>
+  closet.split('\n').filter((line) => !line.includes(' · ') && line.startsWith(CLOSET_MARK)).length;
 
 describe('closet window share', () => {
   it('gives windows only the share it is told to', () => {
@@ -25,7 +33,9 @@ describe('closet window share', () => {
     expect(windowCount(all)).toBe(3);
     for (const line of lines) expect(all).toContain(line.slice(0, 20));
     // absent, the share is the default
-    expect(render({ budgetTokens: 200, isPresent: () => false })).toBe(render({ budgetTokens: 200, isPresent: () => false, windowFraction: DEFAULT_WINDOW_FRACTION }));
+    expect(render({ budgetTokens: 200, isPresent: () => false })).toBe(
+      render({ budgetTokens: 200, isPresent: () => false, windowFraction: DEFAULT_WINDOW_FRACTION }),
+    );
   });
 
   it('is set per ceiling: more windows in the roomy profile, interpolated between', () => {

@@ -39,12 +39,21 @@ describe('band contents', () => {
     ];
     const frame = '[warpfold fold · messages 2–9 · 4000 tokens]\n⌖ 7fd5835b ⟦changelog_id⟧';
     const text = [frame.split('\n')[0], renderLines(picked), frame.split('\n')[1]].join('\n');
-    const band: Band = { start: 1, end: 9, text, tokens: 100, lineKeys: picked.map((picked) => picked.key), estimateScale: 1 };
+    const band: Band = {
+      start: 1,
+      end: 9,
+      text,
+      tokens: 100,
+      lineKeys: picked.map((picked) => picked.key),
+      estimateScale: 1,
+    };
     sealContents(band, picked, frame);
     const built = contentsOf(band);
     const read = contentsOf(JSON.parse(JSON.stringify(band)) as Band);
     expect(sorted(built.identifiers)).toEqual(sorted(read.identifiers));
     expect(sorted(built.phrases)).toEqual(sorted(read.phrases));
-    expect([...built.identifiers]).toEqual(expect.arrayContaining(['deadbeef42c', '/srv/app/main.py', 'v1.2.3', 'ENOENT', 'retries: 5', '7fd5835b']));
+    expect([...built.identifiers]).toEqual(
+      expect.arrayContaining(['deadbeef42c', '/srv/app/main.py', 'v1.2.3', 'ENOENT', 'retries: 5', '7fd5835b']),
+    );
   });
 });

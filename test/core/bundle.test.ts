@@ -19,7 +19,10 @@ const NOT_CORE = new Set(['node', 'tokens']);
 const ENTRIES = [
   'src/index.ts',
   ...readdirSync(SRC)
-    .filter((name) => !NOT_CORE.has(name) && statSync(join(SRC, name)).isDirectory() && existsSync(join(SRC, name, 'index.ts')))
+    .filter(
+      (name) =>
+        !NOT_CORE.has(name) && statSync(join(SRC, name)).isDirectory() && existsSync(join(SRC, name, 'index.ts')),
+    )
     .sort()
     .map((name) => `src/${name}/index.ts`),
   // Provider helpers and CLI packs: one subpath per provider under src/providers/.
@@ -30,7 +33,8 @@ const ENTRIES = [
 ];
 
 const BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
-const isBuiltin = (specifier: string) => specifier.startsWith('node:') || BUILTINS.has(specifier) || BUILTINS.has(specifier.split('/')[0]);
+const isBuiltin = (specifier: string) =>
+  specifier.startsWith('node:') || BUILTINS.has(specifier) || BUILTINS.has(specifier.split('/')[0]);
 
 interface BuiltinImport {
   readonly specifier: string;
@@ -56,7 +60,18 @@ describe('core entries bundle without Node built-ins', () => {
     expect(ENTRIES).toContain('src/index.ts');
     expect(ENTRIES.length).toBeGreaterThan(3);
     const found: BuiltinImport[] = [];
-    await build({ stdin: { contents: "import 'node:fs'; import { join } from 'path'; export const x = join('a');", resolveDir: SRC, sourcefile: 'planted.ts' }, bundle: true, write: false, platform: 'neutral', logLevel: 'silent', plugins: [builtinRecorder(found)] });
+    await build({
+      stdin: {
+        contents: "import 'node:fs'; import { join } from 'path'; export const x = join('a');",
+        resolveDir: SRC,
+        sourcefile: 'planted.ts',
+      },
+      bundle: true,
+      write: false,
+      platform: 'neutral',
+      logLevel: 'silent',
+      plugins: [builtinRecorder(found)],
+    });
     expect(found.map((item) => item.specifier).sort()).toEqual(['node:fs', 'path']);
   });
 
@@ -70,7 +85,9 @@ describe('core entries bundle without Node built-ins', () => {
         format: 'esm',
         platform,
         // neutral has no default main fields; resolve packages the way a bundler for workers does
-        ...(platform === 'neutral' ? { mainFields: ['module', 'main'], conditions: ['worker', 'import', 'default'] } : {}),
+        ...(platform === 'neutral'
+          ? { mainFields: ['module', 'main'], conditions: ['worker', 'import', 'default'] }
+          : {}),
         target: 'es2022',
         metafile: true,
         logLevel: 'silent',
@@ -100,11 +117,19 @@ function sourceFiles(directory: string): string[] {
 function nodeGlobals(file: string, text = readFileSync(file, 'utf8')): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
-  const at = (node: ts.Node) => `${relative(ROOT, file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
+  const at = (node: ts.Node) =>
+    `${relative(ROOT, file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
   const visit = (node: ts.Node): void => {
-    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'process') found.push(`${at(node)} process.${node.name.text}`);
-    else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'require') found.push(`${at(node)} require(…)`);
-    else if (ts.isIdentifier(node) && node.text === 'Buffer' && !(ts.isPropertyAccessExpression(node.parent) && node.parent.name === node)) found.push(`${at(node)} Buffer`);
+    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'process')
+      found.push(`${at(node)} process.${node.name.text}`);
+    else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'require')
+      found.push(`${at(node)} require(…)`);
+    else if (
+      ts.isIdentifier(node) &&
+      node.text === 'Buffer' &&
+      !(ts.isPropertyAccessExpression(node.parent) && node.parent.name === node)
+    )
+      found.push(`${at(node)} Buffer`);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -117,7 +142,10 @@ describe('core sources touch no Node globals', () => {
   it('scans the core sources (and the checker sees a planted use)', () => {
     expect(files.length).toBeGreaterThan(20);
     expect(files.some((file) => file.includes(`${join('src', 'node')}`))).toBe(false);
-    const planted = nodeGlobals(join(SRC, 'planted.ts'), 'const a = process.env.X;\nconst b = Buffer.from("x");\nconst c = require("fs");\n// process.exit() in a comment\nconst d = "Buffer in a string";');
+    const planted = nodeGlobals(
+      join(SRC, 'planted.ts'),
+      'const a = process.env.X;\nconst b = Buffer.from("x");\nconst c = require("fs");\n// process.exit() in a comment\nconst d = "Buffer in a string";',
+    );
     expect(planted).toEqual(['src/planted.ts:1 process.env', 'src/planted.ts:2 Buffer', 'src/planted.ts:3 require(…)']);
   });
 

@@ -30,7 +30,11 @@ describe('engine bugs found by the property suite', () => {
   // ceiling; with telemetry the inflated measurement drove calibration towards its cap of 4, which
   // then starved the next rebirth seed.
   it('A: a huge tool result before anything can be folded is clipped under the ceiling', () => {
-    const history = [{ role: 'user', content: 'Read the log.' }, call('call_1', 'bash', { command: 'cat app.log' }), result('call_1', HUGE_LOG)];
+    const history = [
+      { role: 'user', content: 'Read the log.' },
+      call('call_1', 'bash', { command: 'cat app.log' }),
+      result('call_1', HUGE_LOG),
+    ];
     const outcome = new FoldSession({ pressureCeiling: 2_000, countTokens, now: () => 0 }).prepare(history);
     expect(outcome.stats.clippedMessages).toBe(1);
     expect(viewTokens(outcome.messages, countTokens)).toBeLessThanOrEqual(2_000);
@@ -42,8 +46,20 @@ describe('engine bugs found by the property suite', () => {
   it('B: the clip path keeps the latest instruction in the view', () => {
     const steps: ProviderMessage[] = [];
     for (let i = 0; i < 12; i++) {
-      steps.push(call(`c${i}`, 'bash', { command: `pytest tests/test_mod_${i}.py -x` }, `Checking /srv/app/mod_${i}.py at commit 9f${i}a7c3e1d.`));
-      steps.push(result(`c${i}`, `FAILED tests/test_mod_${i}.py::test_case - AssertionError: expected 200 got 500 at /srv/app/mod_${i}.py:${i * 7}\nError: E${1000 + i} in handler_${i}`));
+      steps.push(
+        call(
+          `c${i}`,
+          'bash',
+          { command: `pytest tests/test_mod_${i}.py -x` },
+          `Checking /srv/app/mod_${i}.py at commit 9f${i}a7c3e1d.`,
+        ),
+      );
+      steps.push(
+        result(
+          `c${i}`,
+          `FAILED tests/test_mod_${i}.py::test_case - AssertionError: expected 200 got 500 at /srv/app/mod_${i}.py:${i * 7}\nError: E${1000 + i} in handler_${i}`,
+        ),
+      );
     }
     const history = [
       { role: 'system', content: 'You are a coding agent.' },
@@ -90,7 +106,18 @@ describe('engine bugs found by the property suite', () => {
     ];
     const transcript = new Transcript(countTokens);
     transcript.sync(history);
-    const band = buildBand(bandRequest({ transcript, config: DEFAULT_FOLD_CONFIG, countTokens, start: 0, end: 3, budgetTokens: 30, pinned: 0, withPreamble: false }));
+    const band = buildBand(
+      bandRequest({
+        transcript,
+        config: DEFAULT_FOLD_CONFIG,
+        countTokens,
+        start: 0,
+        end: 3,
+        budgetTokens: 30,
+        pinned: 0,
+        withPreamble: false,
+      }),
+    );
     expect(band.text).toContain('Rename the payments module to billing.');
     expect(band.text).toMatch(/^▸ (bash|1 tool calls? not shown)/m);
   });
@@ -100,7 +127,8 @@ describe('engine bugs found by the property suite', () => {
   // replaces". Here 24 raw tokens became a ~98-token band (the preamble alone) plus the ack.
   it('D: the clip path never emits a fold larger than what it replaces, and still fits', () => {
     const outcome = new FoldSession({ pressureCeiling: 2_000, countTokens, now: () => 0 }).prepare(smallFoldHistory());
-    for (const block of foldBlocks(outcome.messages)) expect(viewTokens([outcome.messages[block.viewIndex]], countTokens)).toBeLessThan(block.rawTokens);
+    for (const block of foldBlocks(outcome.messages))
+      expect(viewTokens([outcome.messages[block.viewIndex]], countTokens)).toBeLessThan(block.rawTokens);
     expect(outcome.stats.clippedMessages).toBe(1);
     expect(viewTokens(outcome.messages, countTokens)).toBeLessThanOrEqual(2_000);
   });
@@ -112,7 +140,11 @@ describe('engine bugs found by the property suite', () => {
   it('E: the rebirth seed keeps the start of a long one-line instruction', () => {
     const instruction =
       'Please migrate the billing service from the legacy cron scheduler to the new queue workers, keeping the retry semantics identical, making sure invoices generated before the cutover on 2024-05-01 are not re-sent, updating the runbook in docs/billing/runbook.md and adding an integration test that exercises the dead-letter path end to end with the sandbox payment provider.';
-    const history = [{ role: 'user', content: instruction }, call('c1', 'bash', { command: 'ls src/billing' }, 'Looking at the scheduler first.'), result('c1', 'cron.py\nqueue.py\nworkers.py')];
+    const history = [
+      { role: 'user', content: instruction },
+      call('c1', 'bash', { command: 'ls src/billing' }, 'Looking at the scheduler first.'),
+      result('c1', 'cron.py\nqueue.py\nworkers.py'),
+    ];
     const seed = buildRawRebirthSeedFromMessages(history, { budgetTokens: 500 });
     const section = seed.text.split('Current instruction (in progress):\n')[1]?.split('\n\n')[0] ?? '';
     expect(section).toContain('Please migrate the billing service');
@@ -131,7 +163,10 @@ describe('engine bugs found by the property suite', () => {
     textBlock('user', 'Summarize the deployment plan.'),
     textBlock('assistant', 'The plan has three stages: build, canary, rollout.'),
     textBlock('user', 'Now check the canary logs.'),
-    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'kubectl logs canary' } }] },
+    {
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'kubectl logs canary' } }],
+    },
     { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'canary healthy' }] },
   ];
 
@@ -145,7 +180,7 @@ describe('engine bugs found by the property suite', () => {
     expect(next.stats.epochReason).not.toBe('boundary-changed');
   });
 
-  it('F: a session restored before the dialect becomes clear gives the original\'s next outcome', () => {
+  it("F: a session restored before the dialect becomes clear gives the original's next outcome", () => {
     const history = ambiguousThenAnthropic();
     let clock = 0;
     const session = new FoldSession({ pressureCeiling: 4_000, now: () => clock });
@@ -159,7 +194,11 @@ describe('engine bugs found by the property suite', () => {
   // raw chars of the tail, so a clipped tail message counts at full length: for bug A's history
   // the view is ~5,700 characters of JSON but viewChars equals rawChars (67,837).
   it('G: stats.viewChars counts a clipped message at its clipped size', () => {
-    const history = [{ role: 'user', content: 'Read the log.' }, call('call_1', 'bash', { command: 'cat app.log' }), result('call_1', HUGE_LOG)];
+    const history = [
+      { role: 'user', content: 'Read the log.' },
+      call('call_1', 'bash', { command: 'cat app.log' }),
+      result('call_1', HUGE_LOG),
+    ];
     const outcome = new FoldSession({ pressureCeiling: 2_000, countTokens, now: () => 0 }).prepare(history);
     expect(outcome.stats.clippedMessages).toBe(1);
     expect(outcome.stats.viewChars).toBeLessThan(outcome.stats.rawChars / 2);

@@ -13,7 +13,12 @@ const TURNS = 300;
 /** Merges over a synthetic session at 16,000, and how many of them rewrote the oldest band. */
 function merges(fullMergeShare?: number): { merges: number; full: number } {
   let clock = 0;
-  const session = new FoldSession({ pressureCeiling: 16_000, countTokens, now: () => clock, ...(fullMergeShare === undefined ? {} : { foldConfig: { fullMergeShare } }) });
+  const session = new FoldSession({
+    pressureCeiling: 16_000,
+    countTokens,
+    now: () => clock,
+    ...(fullMergeShare === undefined ? {} : { foldConfig: { fullMergeShare } }),
+  });
   const history = sessionOpening() as ProviderMessage[];
   let count = 0;
   let full = 0;
@@ -23,7 +28,9 @@ function merges(fullMergeShare?: number): { merges: number; full: number } {
     if (first.role === 'user') history.push(first);
     clock += 20_000;
     const outcome = session.prepare(history);
-    const band = outcome.messages.find((message) => typeof message.content === 'string' && message.content.startsWith('[warpfold fold'));
+    const band = outcome.messages.find(
+      (message) => typeof message.content === 'string' && message.content.startsWith('[warpfold fold'),
+    );
     if (outcome.stats.merged) {
       count++;
       if (band?.content !== oldest) full++;

@@ -14,7 +14,9 @@ describe('golden replays of real sessions', () => {
     const replay = replayGolden(id);
     const hint = `If this change to the engine's output was intended, run \`${UPDATE_COMMAND}\` and review the diff of test/golden/.`;
 
-    const firstDifferent = replay.calls.findIndex((call, n) => golden.calls[n]?.sha256 !== call.sha256 || golden.calls[n]?.epochReason !== call.epochReason);
+    const firstDifferent = replay.calls.findIndex(
+      (call, n) => golden.calls[n]?.sha256 !== call.sha256 || golden.calls[n]?.epochReason !== call.epochReason,
+    );
     if (firstDifferent >= 0 || replay.calls.length !== golden.calls.length) {
       const at = firstDifferent >= 0 ? firstDifferent : Math.min(replay.calls.length, golden.calls.length);
       const expected = golden.calls[at];
@@ -26,6 +28,8 @@ describe('golden replays of real sessions', () => {
           `view sha256 ${expected?.sha256.slice(0, 12) ?? '-'} → ${actual?.sha256.slice(0, 12) ?? '-'}.\n${hint}`,
       );
     }
-    expect(JSON.stringify(replay.finalView), `${id}: final view differs. ${hint}`).toBe(JSON.stringify(golden.finalView));
+    expect(JSON.stringify(replay.finalView), `${id}: final view differs. ${hint}`).toBe(
+      JSON.stringify(golden.finalView),
+    );
   });
 });

@@ -11,19 +11,31 @@ import { FoldSession, TIGHT_FOLD_CONFIG, DEFAULT_FOLD_CONFIG, type ProviderMessa
 const CEILING = 8_000;
 
 function issueText(): string {
-  const lines = ['<uploaded_files>\n/workspace/astropy__astropy__5.0\n</uploaded_files>', 'The HTML writer ignores the `formats` argument; CSV and RST honour it.'];
-  for (let n = 0; lines.join('\n').length < 11_500; n++) lines.push(`Step ${n}: astropy/io/ascii/html.py line ${120 + n} writes column_${n} without fill_values or formats[column_${n}].`);
+  const lines = [
+    '<uploaded_files>\n/workspace/astropy__astropy__5.0\n</uploaded_files>',
+    'The HTML writer ignores the `formats` argument; CSV and RST honour it.',
+  ];
+  for (let n = 0; lines.join('\n').length < 11_500; n++)
+    lines.push(
+      `Step ${n}: astropy/io/ascii/html.py line ${120 + n} writes column_${n} without fill_values or formats[column_${n}].`,
+    );
   return lines.join('\n');
 }
 
 function output(step: number): string {
-  return Array.from({ length: 40 }, (_, line) => `astropy/io/ascii/core.py:${step * 40 + line}: def write_${step}_${line}(self, table):`).join('\n');
+  return Array.from(
+    { length: 40 },
+    (_, line) => `astropy/io/ascii/core.py:${step * 40 + line}: def write_${step}_${line}(self, table):`,
+  ).join('\n');
 }
 
 describe('a task statement longer than 30% of a tight ceiling', () => {
   it('stays raw ahead of every band, the same objects through every epoch', () => {
     const issue = issueText();
-    const head: ProviderMessage[] = [{ role: 'system', content: 'You are OpenHands agent.' }, { role: 'user', content: issue }];
+    const head: ProviderMessage[] = [
+      { role: 'system', content: 'You are OpenHands agent.' },
+      { role: 'user', content: issue },
+    ];
     expect(countTokens(issue)).toBeGreaterThan(0.3 * CEILING);
     expect(countTokens(issue)).toBeLessThan(0.38 * CEILING);
     const history = [...head];
@@ -31,7 +43,20 @@ describe('a task statement longer than 30% of a tight ceiling', () => {
     let epochs = 0;
     for (let step = 0; step < 40; step++) {
       history.push(
-        { role: 'assistant', content: null, tool_calls: [{ id: `c${step}`, type: 'function', function: { name: 'execute_bash', arguments: JSON.stringify({ command: `grep -n def astropy/io/ascii/core.py | sed -n ${step}p` }) } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: `c${step}`,
+              type: 'function',
+              function: {
+                name: 'execute_bash',
+                arguments: JSON.stringify({ command: `grep -n def astropy/io/ascii/core.py | sed -n ${step}p` }),
+              },
+            },
+          ],
+        },
         { role: 'tool', tool_call_id: `c${step}`, content: output(step) },
       );
       const outcome = session.prepare(history);

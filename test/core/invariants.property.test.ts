@@ -42,8 +42,19 @@ interface Sampled {
 
 /** Paths the sample must go through, so that passing invariants are not vacuous. */
 const REQUIRED_COVERAGE = [
-  'epoch: first-call', 'epoch: over-budget', 'epoch: cold-cache', 'epoch: hard-epoch', 'hot reuse of a sealed prefix', 'several bands', 'clipped tail', 'clipped call in the tail',
-  'restored', 'pending call at the end', 'fold with skeleton lines', 'fold with an omitted-calls line', 'fold with a closet line',
+  'epoch: first-call',
+  'epoch: over-budget',
+  'epoch: cold-cache',
+  'epoch: hard-epoch',
+  'hot reuse of a sealed prefix',
+  'several bands',
+  'clipped tail',
+  'clipped call in the tail',
+  'restored',
+  'pending call at the end',
+  'fold with skeleton lines',
+  'fold with an omitted-calls line',
+  'fold with a closet line',
 ];
 
 /** What only some dialects carry: opaque reasoning items and provider options must reach views unchanged. */
@@ -56,7 +67,14 @@ const DIALECT_COVERAGE: Partial<Record<Dialect, readonly string[]>> = {
 function describeScenario(input: Scenario): string {
   const { generated, ...rest } = input;
   const sizes = generated.history.map((message) => JSON.stringify(message).length);
-  return JSON.stringify({ ...rest, convert: generated.options, turns: generated.script.turns.length, messages: sizes.length, largestMessageChars: Math.max(...sizes), totalChars: sizes.reduce((a, b) => a + b, 0) });
+  return JSON.stringify({
+    ...rest,
+    convert: generated.options,
+    turns: generated.script.turns.length,
+    messages: sizes.length,
+    largestMessageChars: Math.max(...sizes),
+    totalChars: sizes.reduce((a, b) => a + b, 0),
+  });
 }
 
 describe.each(DIALECTS)('FoldSession invariants over generated %s histories', (dialect: Dialect) => {
@@ -70,7 +88,10 @@ describe.each(DIALECTS)('FoldSession invariants over generated %s histories', (d
   it('scenarios exercise every epoch kind, hot reuse, several bands, clipping, restore, a pending call, skeleton, omitted-calls and closet lines', () => {
     const covered = new Set(sampled.flatMap((sample) => [...sample.coverage]));
     const required = [...REQUIRED_COVERAGE, ...(DIALECT_COVERAGE[dialect] ?? [])];
-    expect(required.filter((path) => !covered.has(path)), `covered: ${[...covered].sort().join(', ')}`).toEqual([]);
+    expect(
+      required.filter((path) => !covered.has(path)),
+      `covered: ${[...covered].sort().join(', ')}`,
+    ).toEqual([]);
   });
 
   it.each(INVARIANTS)('%s', (invariant) => {
@@ -81,10 +102,18 @@ describe.each(DIALECTS)('FoldSession invariants over generated %s histories', (d
     if (!failing.length) return;
     if (process.env.FC_DUMP) {
       mkdirSync(process.env.FC_DUMP, { recursive: true });
-      for (const { sample } of failing) writeFileSync(join(process.env.FC_DUMP, `${dialect}-seed${SEED}-${sample.index}.json`), JSON.stringify({ scenario: sample.input }, null, 1));
+      for (const { sample } of failing)
+        writeFileSync(
+          join(process.env.FC_DUMP, `${dialect}-seed${SEED}-${sample.index}.json`),
+          JSON.stringify({ scenario: sample.input }, null, 1),
+        );
     }
-    const report = failing.slice(0, 3).map(({ sample, problems }) =>
-      `sample ${sample.index} ${describeScenario(sample.input)}\n    - ${problems.slice(0, 4).map((problem) => problem.detail).join('\n    - ')}${problems.length > 4 ? `\n    … ${problems.length - 4} more` : ''}`,
+    const report = failing.slice(0, 3).map(
+      ({ sample, problems }) =>
+        `sample ${sample.index} ${describeScenario(sample.input)}\n    - ${problems
+          .slice(0, 4)
+          .map((problem) => problem.detail)
+          .join('\n    - ')}${problems.length > 4 ? `\n    … ${problems.length - 4} more` : ''}`,
     );
     throw new Error(
       `"${invariant}" broken in ${failing.length} of ${sampled.length} ${dialect} scenarios (fast-check seed ${SEED}):\n  ${report.join('\n  ')}\n` +

@@ -18,7 +18,11 @@ const WRITTEN_PATH = 'src/service/generated_routes.py';
 
 function moduleSource(step: number, lines: number): string {
   const out: string[] = [];
-  for (let line = 0; line < lines; line++) out.push(`def handler_${step}_${line}(request):  # src/service/module_${step}.py:${line + 1}`, `    return dispatch_table_${step}[${line}].run(request, retries=${line % 4})`);
+  for (let line = 0; line < lines; line++)
+    out.push(
+      `def handler_${step}_${line}(request):  # src/service/module_${step}.py:${line + 1}`,
+      `    return dispatch_table_${step}[${line}].run(request, retries=${line % 4})`,
+    );
   return out.join('\n');
 }
 
@@ -40,7 +44,10 @@ const script = (steps: readonly CanonicalStep[]): CanonicalScript => ({
 });
 
 /** Small reads until an epoch has sealed a second band, then the whole-file Write: the outcomes just before it and at it. */
-function replay(dialect: Dialect, foldConfig?: { liveOutputFraction?: number }): { before: FoldOutcome; at: FoldOutcome } {
+function replay(
+  dialect: Dialect,
+  foldConfig?: { liveOutputFraction?: number },
+): { before: FoldOutcome; at: FoldOutcome } {
   const session = new FoldSession({ pressureCeiling: CEILING, countTokens, now: () => 0, foldConfig });
   const steps: CanonicalStep[] = [];
   for (let step = 0; step < 200; step++) {
@@ -83,7 +90,8 @@ describe.each(DIALECTS)('a whole-file Write in the live step (%s)', (dialect) =>
     expect(content.startsWith(WHOLE_FILE.slice(0, 200))).toBe(true);
     expect(content).toContain('[warpfold clipped');
     expect(countTokens(content)).toBeLessThanOrEqual(0.15 * CEILING);
-    if (dialect === 'ai-sdk') for (const message of at.messages) expect(modelMessageSchema.safeParse(message).success).toBe(true);
+    if (dialect === 'ai-sdk')
+      for (const message of at.messages) expect(modelMessageSchema.safeParse(message).success).toBe(true);
   });
 });
 

@@ -10,12 +10,20 @@ import { viewTokens } from '../helpers/view-checks.ts';
 
 const CEILING = 8_000;
 
-const call = (id: string, command: string): ProviderMessage => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command }) } }] });
+const call = (id: string, command: string): ProviderMessage => ({
+  role: 'assistant',
+  content: null,
+  tool_calls: [{ id, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command }) } }],
+});
 const result = (id: string, content: string): ProviderMessage => ({ role: 'tool', tool_call_id: id, content });
 
 function moduleSource(step: number, lines: number): string {
   const out: string[] = [];
-  for (let line = 0; line < lines; line++) out.push(`def handler_${step}_${line}(request):  # src/service/module_${step}.py:${line + 1}`, `    return dispatch_table_${step}[${line}].run(request, retries=${line % 4})`);
+  for (let line = 0; line < lines; line++)
+    out.push(
+      `def handler_${step}_${line}(request):  # src/service/module_${step}.py:${line + 1}`,
+      `    return dispatch_table_${step}[${line}].run(request, retries=${line % 4})`,
+    );
   return out.join('\n');
 }
 
@@ -25,12 +33,21 @@ const HUGE = moduleSource(999, 160);
  * Steps of small file views at 8,000 tokens until an epoch has sealed a second band; the very
  * next step views one ~6,000-token file. Returns the outcomes just before and at that step.
  */
-function replay(liveOutputFraction: number | undefined, parallel = 1, liveOutputFloorFraction?: number): { before: FoldOutcome; at: FoldOutcome } {
+function replay(
+  liveOutputFraction: number | undefined,
+  parallel = 1,
+  liveOutputFloorFraction?: number,
+): { before: FoldOutcome; at: FoldOutcome } {
   const messages: ProviderMessage[] = [
     { role: 'system', content: 'You are a careful coding agent.' },
     { role: 'user', content: 'Find why requests to the billing service time out, and fix it.' },
   ];
-  const session = new FoldSession({ pressureCeiling: CEILING, countTokens, now: () => 0, foldConfig: { liveOutputFraction, liveOutputFloorFraction } });
+  const session = new FoldSession({
+    pressureCeiling: CEILING,
+    countTokens,
+    now: () => 0,
+    foldConfig: { liveOutputFraction, liveOutputFloorFraction },
+  });
   for (let step = 0; step < 200; step++) {
     messages.push(call(`c${step}`, `cat src/service/module_${step}.py`), result(`c${step}`, moduleSource(step, 12)));
     const before = session.prepare(messages);
@@ -39,7 +56,15 @@ function replay(liveOutputFraction: number | undefined, parallel = 1, liveOutput
     else {
       // one step of parallel reads, as Claude Code issues them: one assistant message, several results
       const ids = Array.from({ length: parallel }, (_, n) => `read${n}`);
-      messages.push({ role: 'assistant', content: null, tool_calls: ids.map((id, n) => ({ id, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: `cat src/service/part_${n}.py` }) } })) });
+      messages.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: ids.map((id, n) => ({
+          id,
+          type: 'function',
+          function: { name: 'bash', arguments: JSON.stringify({ command: `cat src/service/part_${n}.py` }) },
+        })),
+      });
       for (const [n, id] of ids.entries()) messages.push(result(id, moduleSource(500 + n, 45)));
     }
     return { before, at: session.prepare(messages) };
@@ -71,7 +96,9 @@ describe('a huge live tool output', () => {
     const { before, at } = replay(0.15, 4);
     expect(at.stats.merged).toBeUndefined();
     expect(at.stats.bands).toBe(before.stats.bands + 1);
-    const results = at.messages.filter((message) => typeof message.tool_call_id === 'string' && message.tool_call_id.startsWith('read'));
+    const results = at.messages.filter(
+      (message) => typeof message.tool_call_id === 'string' && message.tool_call_id.startsWith('read'),
+    );
     expect(results).toHaveLength(4);
     for (const message of results) expect(message.content).toContain('[warpfold clipped');
     const sizes = results.map((message) => countTokens(message.content as string));
@@ -82,7 +109,9 @@ describe('a huge live tool output', () => {
 
   it('with a per-output floor, keeps each parallel output at least that share, however many share the cap', () => {
     const { at } = replay(0.15, 4, 0.1);
-    const results = at.messages.filter((message) => typeof message.tool_call_id === 'string' && message.tool_call_id.startsWith('read'));
+    const results = at.messages.filter(
+      (message) => typeof message.tool_call_id === 'string' && message.tool_call_id.startsWith('read'),
+    );
     expect(results).toHaveLength(4);
     const sizes = results.map((message) => countTokens(message.content as string));
     for (const [n, size] of sizes.entries()) {

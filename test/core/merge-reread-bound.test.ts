@@ -30,7 +30,13 @@ function bandsOf(outcome: FoldOutcome): ShownBand[] {
   const bands: ShownBand[] = [];
   for (const message of outcome.messages) {
     const match = typeof message.content === 'string' ? HEADER.exec(message.content) : null;
-    if (match) bands.push({ start: Number(match[1]) - 1, end: Number(match[2]), rawTokens: Number(match[3]), text: message.content as string });
+    if (match)
+      bands.push({
+        start: Number(match[1]) - 1,
+        end: Number(match[2]),
+        rawTokens: Number(match[3]),
+        text: message.content as string,
+      });
   }
   return bands;
 }
@@ -82,14 +88,22 @@ describe('a merge deep into a long session', () => {
     const history: ProviderMessage[] = [];
     const session = new FoldSession({ pressureCeiling: CEILING, countTokens, now: () => 0 });
     const calls = drive(session, history);
-    const callsIn = (start: number, end: number) => history.slice(start, end).reduce((sum, message) => sum + ((message as { tool_calls?: unknown[] }).tool_calls?.length ?? 0), 0);
+    const callsIn = (start: number, end: number) =>
+      history
+        .slice(start, end)
+        .reduce((sum, message) => sum + ((message as { tool_calls?: unknown[] }).tool_calls?.length ?? 0), 0);
     let checked = 0;
     for (const outcome of calls) {
       if (!outcome.stats.epochReason) continue;
       for (const band of bandsOf(outcome)) {
         const lines = band.text.split('\n');
         // the omitted-calls line follows the header (and the preamble, in a first band)
-        const counted = Number(lines.slice(1, 3).map((line) => OMITTED.exec(line)?.[1]).find(Boolean) ?? 0);
+        const counted = Number(
+          lines
+            .slice(1, 3)
+            .map((line) => OMITTED.exec(line)?.[1])
+            .find(Boolean) ?? 0,
+        );
         const shown = lines.filter((line) => line.startsWith('▸ ') && !OMITTED.test(line)).length;
         expect(shown + counted, `band ${band.start}–${band.end}`).toBe(callsIn(band.start, band.end));
         checked++;
@@ -117,12 +131,20 @@ describe('a merge deep into a long session', () => {
     expect(saved.state.bands.length).toBeGreaterThan(1);
     expect(saved.state.bands.every((band) => band.origins !== undefined)).toBe(true);
     for (const snapshot of snapshots) {
-      const restored = new FoldSession({ pressureCeiling: CEILING, countTokens, now: () => clock, restoredState: snapshot.state });
+      const restored = new FoldSession({
+        pressureCeiling: CEILING,
+        countTokens,
+        now: () => clock,
+        restoredState: snapshot.state,
+      });
       for (let turn = snapshot.turn; turn < RESTORE_TURNS; turn++) {
         const [first, ...rest] = syntheticTurn(turn) as ProviderMessage[];
         if (first.role === 'user') snapshot.history.push(first);
         clock = turn * 20_000;
-        expect(JSON.stringify(restored.prepare(snapshot.history).messages), `restored after turn ${snapshot.turn}, turn ${turn}`).toBe(views[turn]);
+        expect(
+          JSON.stringify(restored.prepare(snapshot.history).messages),
+          `restored after turn ${snapshot.turn}, turn ${turn}`,
+        ).toBe(views[turn]);
         snapshot.history.push(...(first.role === 'user' ? rest : [first, ...rest]));
       }
     }

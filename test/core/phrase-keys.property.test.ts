@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { addPhraseKeys, phraseKeys } from '../../src/text/phrase-index.ts';
 
 const text = fc
-  .array(fc.constantFrom('a', 'bb', 'c d', 'foo bar baz', '\n', ' ', '\r', '\t', '\u00a0', '\u2028', 'é', 'x\ny'), { maxLength: 60 })
+  .array(fc.constantFrom('a', 'bb', 'c d', 'foo bar baz', '\n', ' ', '\r', '\t', '\u00a0', '\u2028', 'é', 'x\ny'), {
+    maxLength: 60,
+  })
   .map((pieces) => pieces.join(''));
 
 describe('addPhraseKeys', () => {

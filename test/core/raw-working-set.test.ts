@@ -6,7 +6,14 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { FoldSession, type ProviderMessage } from '../../src/index.ts';
-import { DEFAULT_FOLD_CONFIG, foldConfigForCeiling, MIN_TAIL_CAP_TOKENS, RAW_WORKING_SET_SHARE, RAW_WORKING_SET_TOKENS, tailCapTokens } from '../../src/fold/fold-config.ts';
+import {
+  DEFAULT_FOLD_CONFIG,
+  foldConfigForCeiling,
+  MIN_TAIL_CAP_TOKENS,
+  RAW_WORKING_SET_SHARE,
+  RAW_WORKING_SET_TOKENS,
+  tailCapTokens,
+} from '../../src/fold/fold-config.ts';
 
 describe('the raw tail cap', () => {
   it('is the working-set floor in a small window, the fixed working set at 16,000, and the share of the ceiling in a large one', () => {
@@ -20,7 +27,9 @@ describe('the raw tail cap', () => {
 
   it('is unbounded with no ceiling or with the trigger off', () => {
     expect(tailCapTokens(DEFAULT_FOLD_CONFIG, null)).toBe(Number.POSITIVE_INFINITY);
-    expect(tailCapTokens({ ...DEFAULT_FOLD_CONFIG, tailTriggerFraction: false }, 16_000)).toBe(Number.POSITIVE_INFINITY);
+    expect(tailCapTokens({ ...DEFAULT_FOLD_CONFIG, tailTriggerFraction: false }, 16_000)).toBe(
+      Number.POSITIVE_INFINITY,
+    );
   });
 
   it('lets a session at 16,000 keep a raw tail past a quarter of the ceiling and fold it once it passes the working set', () => {
@@ -28,13 +37,38 @@ describe('the raw tail cap', () => {
       { role: 'system', content: 'You are a coding agent.' },
       { role: 'user', content: 'Fix the failing parser tests.' },
     ];
-    const session = new FoldSession({ pressureCeiling: 16_000, countTokens, now: () => 0, foldConfig: { alwaysOn: true } });
+    const session = new FoldSession({
+      pressureCeiling: 16_000,
+      countTokens,
+      now: () => 0,
+      foldConfig: { alwaysOn: true },
+    });
     let tailAtFirstEpoch: number | undefined;
     for (let step = 0; step < 60 && tailAtFirstEpoch === undefined; step++) {
       const tail = history.slice(2).reduce((sum, message) => sum + countTokens(JSON.stringify(message)), 0);
       history.push(
-        { role: 'assistant', content: `Step ${step}: reading the next slice of the parser.`, tool_calls: [{ id: `c${step}`, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: `sed -n ${step * 40},${step * 40 + 39}p src/parser_${step}.py` }) } }] },
-        { role: 'tool', tool_call_id: `c${step}`, content: Array.from({ length: 40 }, (_, line) => `    token_${step}_${line} = read_token(stream, offset=${step * 40 + line})`).join('\n') },
+        {
+          role: 'assistant',
+          content: `Step ${step}: reading the next slice of the parser.`,
+          tool_calls: [
+            {
+              id: `c${step}`,
+              type: 'function',
+              function: {
+                name: 'bash',
+                arguments: JSON.stringify({ command: `sed -n ${step * 40},${step * 40 + 39}p src/parser_${step}.py` }),
+              },
+            },
+          ],
+        },
+        {
+          role: 'tool',
+          tool_call_id: `c${step}`,
+          content: Array.from(
+            { length: 40 },
+            (_, line) => `    token_${step}_${line} = read_token(stream, offset=${step * 40 + line})`,
+          ).join('\n'),
+        },
       );
       if (session.prepare(history).stats.epochReason) tailAtFirstEpoch = tail;
     }

@@ -17,7 +17,11 @@ const history: ProviderMessage[] = [
   { role: 'user', content: 'Fix the failing checkout test in services/checkout/api.py.' },
   call('c1', 'pytest tests/test_checkout.py -x', 'Running the failing test first.'),
   result('c1', 'FAILED tests/test_checkout.py::test_total - AssertionError: 41 != 42'),
-  call('c2', "sed -i 's/round(total)/round(total, 2)/' services/checkout/api.py", 'The total is rounded to an integer; fixing the rounding.'),
+  call(
+    'c2',
+    "sed -i 's/round(total)/round(total, 2)/' services/checkout/api.py",
+    'The total is rounded to an integer; fixing the rounding.',
+  ),
   result('c2', ''),
   { role: 'assistant', content: 'Patched the rounding in services/checkout/api.py; the test should pass now.' },
   { role: 'user', content: 'Great, now also run the whole suite and report.' },
@@ -36,14 +40,23 @@ describe('raw rebirth seed', () => {
   });
 
   it('renders a task rail when given one', () => {
-    const rail = unwrapTaskRail(startTaskRail({ id: 'rail-1', title: 'Checkout fix', steps: [{ title: 'Reproduce' }, { title: 'Patch rounding' }], now: 0 }));
+    const rail = unwrapTaskRail(
+      startTaskRail({
+        id: 'rail-1',
+        title: 'Checkout fix',
+        steps: [{ title: 'Reproduce' }, { title: 'Patch rounding' }],
+        now: 0,
+      }),
+    );
     const seed = buildRawRebirthSeedFromMessages(history, { budgetTokens: 2_000, taskRail: rail });
     expect(seed.text).toContain('── Task rail ──');
     expect(seed.text).toContain('Patch rounding');
   });
 
   it('is deterministic', () => {
-    expect(buildRawRebirthSeedFromMessages(history, { budgetTokens: 1_500 }).text).toBe(buildRawRebirthSeedFromMessages(history, { budgetTokens: 1_500 }).text);
+    expect(buildRawRebirthSeedFromMessages(history, { budgetTokens: 1_500 }).text).toBe(
+      buildRawRebirthSeedFromMessages(history, { budgetTokens: 1_500 }).text,
+    );
   });
 
   it('a hard epoch on a real 45,000-token session fits well under an 8,000-token ceiling, once, then appends hot', () => {
@@ -53,7 +66,8 @@ describe('raw rebirth seed', () => {
     const cut = messages.length - 1;
     const epoch = session.prepare(messages.slice(0, cut), { hardEpoch: true });
     expect(epoch.stats.epochReason).toBe('hard-epoch');
-    const tokens = (view: readonly ProviderMessage[]) => view.reduce((sum, message) => sum + countTokens(`<${message.role}>\n${String(message.content ?? '')}\n`), 0);
+    const tokens = (view: readonly ProviderMessage[]) =>
+      view.reduce((sum, message) => sum + countTokens(`<${message.role}>\n${String(message.content ?? '')}\n`), 0);
     expect(tokens(epoch.messages)).toBeLessThanOrEqual(0.6 * 8_000);
     clock += 20_000;
     const next = session.prepare(messages.slice(0, cut + 1));

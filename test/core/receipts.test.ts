@@ -9,7 +9,8 @@ const SAMPLE = join(import.meta.dirname, '../../demo/public/samples/pydicom-901.
 const messages = (JSON.parse(readFileSync(SAMPLE, 'utf8')) as { messages: ProviderMessage[] }).messages;
 
 function replay(session: FoldSession, from = 1, to = messages.length): void {
-  for (let index = from; index < to; index++) if (messages[index].role === 'assistant') session.prepare(messages.slice(0, index));
+  for (let index = from; index < to; index++)
+    if (messages[index].role === 'assistant') session.prepare(messages.slice(0, index));
 }
 
 const rawText = (index: number) => JSON.stringify(messages[index]);
@@ -20,7 +21,13 @@ describe('fold receipts on a real session', () => {
     replay(session);
     const receipts = session.receipts();
     expect(receipts.length).toBeGreaterThan(3);
-    const sightings = receipts.flatMap((receipt) => receipt.bands.flatMap((band) => band.identifiers.filter((identifier) => identifier.value.endsWith('pydicom/config.py')).map((identifier) => ({ receipt, band, identifier }))));
+    const sightings = receipts.flatMap((receipt) =>
+      receipt.bands.flatMap((band) =>
+        band.identifiers
+          .filter((identifier) => identifier.value.endsWith('pydicom/config.py'))
+          .map((identifier) => ({ receipt, band, identifier })),
+      ),
+    );
     expect(sightings.length).toBeGreaterThan(0);
     for (const { band, identifier } of sightings) {
       // it came from a raw message the band covers, which holds it verbatim
@@ -34,7 +41,9 @@ describe('fold receipts on a real session', () => {
         for (const index of band.agentLines) {
           const line = band.lines[index];
           const words = line.text.replace(/^∴ /, '').replace(/^… /, '').split(' … ')[0].replace(/ …$/, '');
-          expect((messages[line.messageIndex].content as string).replace(/\s+/g, ' ')).toContain(words.replace(/\s+/g, ' ').slice(0, 60));
+          expect((messages[line.messageIndex].content as string).replace(/\s+/g, ' ')).toContain(
+            words.replace(/\s+/g, ' ').slice(0, 60),
+          );
         }
     // JSON, deterministic: a second session over the same calls gives the same bytes
     const twin = new FoldSession({ pressureCeiling: 8_000, countTokens, now: () => 0 });
@@ -48,7 +57,12 @@ describe('fold receipts on a real session', () => {
     const first = new FoldSession({ pressureCeiling: 8_000, countTokens, now: () => 0 });
     replay(first, 1, half + 1);
     const before = first.receipts();
-    const restored = new FoldSession({ pressureCeiling: 8_000, countTokens, now: () => 0, restoredState: first.snapshot() });
+    const restored = new FoldSession({
+      pressureCeiling: 8_000,
+      countTokens,
+      now: () => 0,
+      restoredState: first.snapshot(),
+    });
     expect(restored.receipts()).toEqual([]);
     replay(first, half + 1);
     replay(restored, half + 1);
@@ -84,7 +98,10 @@ describe('fold receipts on a real session', () => {
   });
 
   it('names keepReceipts when it is not a boolean or a whole number', () => {
-    for (const keepReceipts of [-1, 1.5, 'all', Number.NaN]) expect(() => new FoldSession({ keepReceipts: keepReceipts as number })).toThrow(/keepReceipts must be a boolean or a whole number/);
+    for (const keepReceipts of [-1, 1.5, 'all', Number.NaN])
+      expect(() => new FoldSession({ keepReceipts: keepReceipts as number })).toThrow(
+        /keepReceipts must be a boolean or a whole number/,
+      );
   });
 
   it('reads a receipt the same whenever it is asked for, even after the history was rewritten', () => {

@@ -30,7 +30,8 @@ describe('restore mid-session', () => {
         const actual = restored.prepare(history);
         expect(JSON.stringify(actual.messages), `call ${n}`).toBe(JSON.stringify(expected.messages));
         if (expected.stats.epochReason) epochsAfterRestore++;
-      } else if (expected.stats.bands >= 3) restored = new FoldSession({ ...options, restoredState: original.snapshot() });
+      } else if (expected.stats.bands >= 3)
+        restored = new FoldSession({ ...options, restoredState: original.snapshot() });
     }
     expect(epochsAfterRestore).toBeGreaterThan(10);
   });

@@ -45,13 +45,19 @@ describe('selectLines', () => {
 
   it("never cuts the agent's own arguments", () => {
     const present = new Set(phraseKeys(known));
-    const picked = selectLines([line(later, 'argument')], 1_000, { presentPhrases: present, presentLines: nothing, recency: 0 });
+    const picked = selectLines([line(later, 'argument')], 1_000, {
+      presentPhrases: present,
+      presentLines: nothing,
+      recency: 0,
+    });
     expect(renderLines(picked)).toBe(`  ⋮ ${later}`);
   });
 
   it('drops a line whose every phrase the view holds', () => {
     const present = new Set(phraseKeys(later));
-    expect(selectLines([line(later)], 1_000, { presentPhrases: present, presentLines: nothing, recency: 0 })).toEqual([]);
+    expect(selectLines([line(later)], 1_000, { presentPhrases: present, presentLines: nothing, recency: 0 })).toEqual(
+      [],
+    );
   });
 
   it('one selector tried at several budgets picks exactly what a fresh selection picks at each', () => {
@@ -62,7 +68,12 @@ describe('selectLines', () => {
     });
     const context = { presentPhrases: new Set(phraseKeys(lines[7].text)), presentLines: nothing, recency: 0.5 };
     const select = createLineSelector(lines, context);
-    for (const [budget, scale] of [[120, 1], [60, 0.7], [240, 1.3], [120, 1]] as const) {
+    for (const [budget, scale] of [
+      [120, 1],
+      [60, 0.7],
+      [240, 1.3],
+      [120, 1],
+    ] as const) {
       expect(renderLines(select(budget, scale))).toBe(renderLines(selectLines(lines, budget, context, scale)));
     }
     expect(select(240, 1).length).toBeGreaterThan(select(60, 1).length);

@@ -16,15 +16,27 @@ describe('inspector wording', () => {
   });
 
   it('reads Claude Code markup as the words the user typed', () => {
-    expect(userWords('<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n<command-args>src/app.ts</command-args>')).toBe('/review src/app.ts');
-    expect(userWords('<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n<summary>Background command "npm test" completed</summary>\n</task-notification>')).toBe('task notification: Background command "npm test" completed');
-    expect(userWords('<system-reminder>The user opened a file.</system-reminder>Fix the failing test in <b>src/a.ts</b>')).toBe('Fix the failing test in src/a.ts');
+    expect(
+      userWords(
+        '<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n<command-args>src/app.ts</command-args>',
+      ),
+    ).toBe('/review src/app.ts');
+    expect(
+      userWords(
+        '<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n<summary>Background command "npm test" completed</summary>\n</task-notification>',
+      ),
+    ).toBe('task notification: Background command "npm test" completed');
+    expect(
+      userWords('<system-reminder>The user opened a file.</system-reminder>Fix the failing test in <b>src/a.ts</b>'),
+    ).toBe('Fix the failing test in src/a.ts');
     expect(userWords('if a < b and c > d, swap them')).toBe('if a < b and c > d, swap them');
   });
 
   it('tells device names from files', () => {
-    for (const device of ['nul', 'NUL', 'C:\\work\\nul', 'con', 'aux.txt', 'com1', '/dev/null', '/dev/stderr']) expect(isDeviceName(device), device).toBe(true);
-    for (const file of ['null.ts', 'src/nul/index.ts', 'console.log', 'dev/null.md', 'annul']) expect(isDeviceName(file), file).toBe(false);
+    for (const device of ['nul', 'NUL', 'C:\\work\\nul', 'con', 'aux.txt', 'com1', '/dev/null', '/dev/stderr'])
+      expect(isDeviceName(device), device).toBe(true);
+    for (const file of ['null.ts', 'src/nul/index.ts', 'console.log', 'dev/null.md', 'annul'])
+      expect(isDeviceName(file), file).toBe(false);
   });
 
   it('never cuts an emoji, a flag or a combined letter in half', () => {
@@ -41,12 +53,18 @@ describe('inspector wording', () => {
 
   it('scales the timeline so the ceiling sits at least a fifth of the way up on a 137k-token session', () => {
     // a session whose raw history grows to 137k tokens while the view stays under a 16k ceiling
-    const calls = Array.from({ length: 90 }, (_, index) => ({ rawTokens: 1_500 * (index + 1) + 2_000, viewTokens: Math.min(15_500, 1_500 * (index + 1) + 2_000) }));
+    const calls = Array.from({ length: 90 }, (_, index) => ({
+      rawTokens: 1_500 * (index + 1) + 2_000,
+      viewTokens: Math.min(15_500, 1_500 * (index + 1) + 2_000),
+    }));
     expect(Math.max(...calls.map((call) => call.rawTokens))).toBeGreaterThanOrEqual(137_000);
     const { top, rawClipped } = timelineScale(calls, 16_000);
     expect(rawClipped).toBe(true);
     expect(16_000 / top).toBeGreaterThanOrEqual(0.2);
     // a history that never outgrows the view keeps the raw scale
-    expect(timelineScale([{ rawTokens: 12_000, viewTokens: 12_000 }], 16_000)).toEqual({ top: 16_000 * 1.4, rawClipped: false });
+    expect(timelineScale([{ rawTokens: 12_000, viewTokens: 12_000 }], 16_000)).toEqual({
+      top: 16_000 * 1.4,
+      rawClipped: false,
+    });
   });
 });

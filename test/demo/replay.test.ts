@@ -22,19 +22,30 @@ const messages = (JSON.parse(readFileSync(SAMPLE, 'utf8')) as { messages: Provid
 
 describe('the inspector replay of the bundled sample', async () => {
   const replay = await replayHistory(messages, DEFAULT_SETTINGS);
-  const definitions: Record<StrategyName, StrategyDefinition> = { warpfold: warpfoldStrategy(), raw: rawStrategy, truncate: truncateStrategy, mask: maskStrategy, clear: clearStrategy };
+  const definitions: Record<StrategyName, StrategyDefinition> = {
+    warpfold: warpfoldStrategy(),
+    raw: rawStrategy,
+    truncate: truncateStrategy,
+    mask: maskStrategy,
+    clear: clearStrategy,
+  };
 
-  it.each(Object.keys(definitions) as StrategyName[])('%s: totals equal the benchmark replay at the same ceiling', (name) => {
-    const bench = replaySession(messages as BaselineMessage[], definitions[name], { ceiling: DEFAULT_SETTINGS.ceiling });
-    const series = replay!.strategies.find((entry) => entry.name === name)!;
-    const calls = series.tokens.length;
-    expect(calls).toBe(bench.calls);
-    expect(series.tokens.reduce((sum, tokens) => sum + tokens, 0)).toBe(bench.tokens);
-    expect(Math.max(...series.tokens)).toBe(bench.maxTokens);
-    expect(series.cumulativeCost[calls - 1]).toBeCloseTo(bench.cost, 10);
-    expect(series.cacheHitPercent[calls - 1]).toBeCloseTo((100 * bench.cachedTokens) / bench.tokens, 10);
-    expect(series.retentionPercent[calls - 1]).toBeCloseTo((100 * bench.needlesKept) / bench.needles, 10);
-  });
+  it.each(Object.keys(definitions) as StrategyName[])(
+    '%s: totals equal the benchmark replay at the same ceiling',
+    (name) => {
+      const bench = replaySession(messages as BaselineMessage[], definitions[name], {
+        ceiling: DEFAULT_SETTINGS.ceiling,
+      });
+      const series = replay!.strategies.find((entry) => entry.name === name)!;
+      const calls = series.tokens.length;
+      expect(calls).toBe(bench.calls);
+      expect(series.tokens.reduce((sum, tokens) => sum + tokens, 0)).toBe(bench.tokens);
+      expect(Math.max(...series.tokens)).toBe(bench.maxTokens);
+      expect(series.cumulativeCost[calls - 1]).toBeCloseTo(bench.cost, 10);
+      expect(series.cacheHitPercent[calls - 1]).toBeCloseTo((100 * bench.cachedTokens) / bench.tokens, 10);
+      expect(series.retentionPercent[calls - 1]).toBeCloseTo((100 * bench.needlesKept) / bench.needles, 10);
+    },
+  );
 
   it('each call summary agrees with its strategy series and sits under the ceiling', () => {
     const series = replay!.strategies.find((entry) => entry.name === 'warpfold')!;

@@ -3,7 +3,8 @@
 import { checkRuntime, EXPECTED } from '../runtimes/check-runtime.ts';
 
 function assertEqual<T>(actual: T, expected: T, what: string): void {
-  if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  if (JSON.stringify(actual) !== JSON.stringify(expected))
+    throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
 Deno.test('cross-runtime golden replay: Deno replays every fixture session to the recorded digest of every view', () => {

@@ -7,11 +7,36 @@ import { makeEpisode } from './fixtures.ts';
  * for every storage driver, as `runEpisodeStoreConformance(name, () => storage.episodes)`;
  * `createStore` must return a fresh, empty store on every call.
  */
-export function runEpisodeStoreConformance(name: string, createStore: () => EpisodeStore | Promise<EpisodeStore>): void {
-  const loader = makeEpisode({ start: 1, endedAt: 1_000, files: [{ path: 'src/config/loader.ts', how: 'edited' }], conclusions: [{ kind: 'verdict', text: '🏁 loader fixed', paths: ['src/config/loader.ts'] }] });
-  const docs = makeEpisode({ start: 10, endedAt: 2_000, files: [{ path: 'docs/config.md', how: 'read' }, { path: 'src/config/loader.ts', how: 'read' }] });
-  const other = makeEpisode({ sessionId: 'session-b', start: 0, endedAt: 3_000, files: [{ path: '/home/dev/repo/lib/config/loader.ts', how: 'created' }] });
-  const absolute = makeEpisode({ sessionId: 'session-c', start: 4, endedAt: 500, files: [{ path: '/srv/app/src/config/loader.ts', how: 'read' }] });
+export function runEpisodeStoreConformance(
+  name: string,
+  createStore: () => EpisodeStore | Promise<EpisodeStore>,
+): void {
+  const loader = makeEpisode({
+    start: 1,
+    endedAt: 1_000,
+    files: [{ path: 'src/config/loader.ts', how: 'edited' }],
+    conclusions: [{ kind: 'verdict', text: '🏁 loader fixed', paths: ['src/config/loader.ts'] }],
+  });
+  const docs = makeEpisode({
+    start: 10,
+    endedAt: 2_000,
+    files: [
+      { path: 'docs/config.md', how: 'read' },
+      { path: 'src/config/loader.ts', how: 'read' },
+    ],
+  });
+  const other = makeEpisode({
+    sessionId: 'session-b',
+    start: 0,
+    endedAt: 3_000,
+    files: [{ path: '/home/dev/repo/lib/config/loader.ts', how: 'created' }],
+  });
+  const absolute = makeEpisode({
+    sessionId: 'session-c',
+    start: 4,
+    endedAt: 500,
+    files: [{ path: '/srv/app/src/config/loader.ts', how: 'read' }],
+  });
   const ids = (episodes: readonly Episode[]) => episodes.map((episode) => episode.id);
 
   describe(`EpisodeStore conformance: ${name}`, () => {

@@ -21,8 +21,15 @@ export function makeEpisode(sketch: EpisodeSketch): Episode {
     sessionId,
     request: sketch.request ?? `request at ${sketch.start}`,
     files: sketch.files ?? [],
-    conclusions: (sketch.conclusions ?? []).map((conclusion, n) => ({ ...conclusion, messageIndex: conclusion.messageIndex ?? sketch.start + 1 + n })),
+    conclusions: (sketch.conclusions ?? []).map((conclusion, n) => ({
+      ...conclusion,
+      messageIndex: conclusion.messageIndex ?? sketch.start + 1 + n,
+    })),
     outcome: sketch.outcome ?? 'succeeded',
-    span: { startIndex: sketch.start, endIndex: end, ...(sketch.endedAt === undefined ? {} : { startedAt: sketch.endedAt - 1_000, endedAt: sketch.endedAt }) },
+    span: {
+      startIndex: sketch.start,
+      endIndex: end,
+      ...(sketch.endedAt === undefined ? {} : { startedAt: sketch.endedAt - 1_000, endedAt: sketch.endedAt }),
+    },
   };
 }

@@ -8,11 +8,47 @@ import { makeEpisode } from './fixtures.ts';
 const LOADER = 'src/config/loader.ts';
 const HOUR = 3_600_000;
 
-const stale = makeEpisode({ start: 1, endedAt: 1 * HOUR, request: 'Why is PORT ignored?', files: [{ path: LOADER, how: 'read' }], conclusions: [{ kind: 'verdict', text: '🏁 PORT is hardcoded to 8080 in the loader.', paths: [LOADER] }] });
-const hazard = makeEpisode({ start: 5, endedAt: 2 * HOUR, files: [{ path: LOADER, how: 'read' }], conclusions: [{ kind: 'hazard', text: '⚠️ The loader must stay synchronous: boot code calls it before the event loop.', paths: [LOADER] }] });
-const fix = makeEpisode({ start: 9, endedAt: 3 * HOUR, request: 'Fix PORT.', files: [{ path: LOADER, how: 'edited' }, { path: 'test/config.test.ts', how: 'read' }], conclusions: [{ kind: 'verdict', text: '🏁 PORT now comes from process.env.PORT; tests pass.', paths: [LOADER] }] });
-const touchOnly = makeEpisode({ start: 14, endedAt: 4 * HOUR, files: [{ path: LOADER, how: 'read' }], outcome: 'abandoned' });
-const unrelated = makeEpisode({ start: 20, endedAt: 5 * HOUR, files: [{ path: 'docs/readme.md', how: 'edited' }], conclusions: [{ kind: 'verdict', text: '🏁 readme', paths: ['docs/readme.md'] }] });
+const stale = makeEpisode({
+  start: 1,
+  endedAt: 1 * HOUR,
+  request: 'Why is PORT ignored?',
+  files: [{ path: LOADER, how: 'read' }],
+  conclusions: [{ kind: 'verdict', text: '🏁 PORT is hardcoded to 8080 in the loader.', paths: [LOADER] }],
+});
+const hazard = makeEpisode({
+  start: 5,
+  endedAt: 2 * HOUR,
+  files: [{ path: LOADER, how: 'read' }],
+  conclusions: [
+    {
+      kind: 'hazard',
+      text: '⚠️ The loader must stay synchronous: boot code calls it before the event loop.',
+      paths: [LOADER],
+    },
+  ],
+});
+const fix = makeEpisode({
+  start: 9,
+  endedAt: 3 * HOUR,
+  request: 'Fix PORT.',
+  files: [
+    { path: LOADER, how: 'edited' },
+    { path: 'test/config.test.ts', how: 'read' },
+  ],
+  conclusions: [{ kind: 'verdict', text: '🏁 PORT now comes from process.env.PORT; tests pass.', paths: [LOADER] }],
+});
+const touchOnly = makeEpisode({
+  start: 14,
+  endedAt: 4 * HOUR,
+  files: [{ path: LOADER, how: 'read' }],
+  outcome: 'abandoned',
+});
+const unrelated = makeEpisode({
+  start: 20,
+  endedAt: 5 * HOUR,
+  files: [{ path: 'docs/readme.md', how: 'edited' }],
+  conclusions: [{ kind: 'verdict', text: '🏁 readme', paths: ['docs/readme.md'] }],
+});
 
 async function storeWith(episodes: Episode[]) {
   const store = createMemoryStore().episodes;
@@ -25,7 +61,9 @@ describe('recallEpisodeCards', () => {
     const store = await storeWith([stale, hazard, fix, touchOnly, unrelated]);
     const cards = await recallEpisodeCards(store, [`./${LOADER}`], { budgetTokens: 2_000, now: 5 * HOUR });
     expect(cards.map((card) => card.episodeId)).toEqual([fix.id, hazard.id, touchOnly.id]);
-    expect(cards[0].text.startsWith(`[warpfold episode · ${fix.id} · succeeded · session session-a · ended 2h ago]`)).toBe(true);
+    expect(
+      cards[0].text.startsWith(`[warpfold episode · ${fix.id} · succeeded · session session-a · ended 2h ago]`),
+    ).toBe(true);
     expect(cards[0].text).toContain('🏁 PORT now comes from process.env.PORT; tests pass.');
     expect(cards[0].text).toContain(`files: edited ${LOADER}; read test/config.test.ts`);
     expect(cards[0].text).toContain('asked: Fix PORT.');
@@ -51,20 +89,31 @@ describe('recallEpisodeCards', () => {
 
   it('stays within its token budget and card count for any budget', async () => {
     const many = Array.from({ length: 8 }, (_, n) =>
-      makeEpisode({ start: n * 10, endedAt: n * HOUR, files: [{ path: LOADER, how: 'read' }], conclusions: [{ kind: 'hazard', text: `⚠️ Invariant ${n}: ${'keep the loader pure; '.repeat(30 + n)}`, paths: [LOADER] }] }),
+      makeEpisode({
+        start: n * 10,
+        endedAt: n * HOUR,
+        files: [{ path: LOADER, how: 'read' }],
+        conclusions: [
+          { kind: 'hazard', text: `⚠️ Invariant ${n}: ${'keep the loader pure; '.repeat(30 + n)}`, paths: [LOADER] },
+        ],
+      }),
     );
     const store = await storeWith(many);
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 0, max: 8 }), async (budgetTokens, maxCards) => {
-        const cards = await recallEpisodeCards(store, [LOADER], { budgetTokens, maxCards });
-        expect(cards.length).toBeLessThanOrEqual(maxCards);
-        let total = 0;
-        for (const card of cards) {
-          expect(card.tokens).toBe(estimateTokens(card.text));
-          total += card.tokens;
-        }
-        expect(total).toBeLessThanOrEqual(budgetTokens);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 3_000 }),
+        fc.integer({ min: 0, max: 8 }),
+        async (budgetTokens, maxCards) => {
+          const cards = await recallEpisodeCards(store, [LOADER], { budgetTokens, maxCards });
+          expect(cards.length).toBeLessThanOrEqual(maxCards);
+          let total = 0;
+          for (const card of cards) {
+            expect(card.tokens).toBe(estimateTokens(card.text));
+            total += card.tokens;
+          }
+          expect(total).toBeLessThanOrEqual(budgetTokens);
+        },
+      ),
       { numRuns: 40 },
     );
     const tight = await recallEpisodeCards(store, [LOADER], { budgetTokens: 150 });
@@ -75,8 +124,13 @@ describe('recallEpisodeCards', () => {
 
   it('uses the counter it is given', async () => {
     const store = await storeWith([fix]);
-    const [card] = await recallEpisodeCards(store, [LOADER], { budgetTokens: 10_000, countTokens: (text) => text.length });
+    const [card] = await recallEpisodeCards(store, [LOADER], {
+      budgetTokens: 10_000,
+      countTokens: (text) => text.length,
+    });
     expect(card.tokens).toBe(card.text.length);
-    expect(await recallEpisodeCards(store, [LOADER], { budgetTokens: 50, countTokens: (text) => text.length })).toEqual([]);
+    expect(await recallEpisodeCards(store, [LOADER], { budgetTokens: 50, countTokens: (text) => text.length })).toEqual(
+      [],
+    );
   });
 });

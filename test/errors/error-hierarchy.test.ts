@@ -21,7 +21,8 @@ const SRC = join(ROOT, 'src');
 
 type ErrorClass = (abstract new (...args: never[]) => Error) & { readonly errorName?: string };
 
-const isErrorClass = (value: unknown): value is ErrorClass => typeof value === 'function' && value.prototype instanceof Error;
+const isErrorClass = (value: unknown): value is ErrorClass =>
+  typeof value === 'function' && value.prototype instanceof Error;
 
 /** Every source file of `src/`, relative to it. */
 function sourceFiles(directory = SRC): string[] {
@@ -83,7 +84,10 @@ describe('every exported error class derives from WarpfoldError', () => {
       ]),
     );
     for (const [name, type] of classes) {
-      expect(type === WarpfoldError || type.prototype instanceof WarpfoldError, `${name} derives from WarpfoldError`).toBe(true);
+      expect(
+        type === WarpfoldError || type.prototype instanceof WarpfoldError,
+        `${name} derives from WarpfoldError`,
+      ).toBe(true);
       expect(Object.hasOwn(type, 'errorName') && type.errorName, `${name} declares its own errorName`).toBe(name);
     }
   });
@@ -91,7 +95,12 @@ describe('every exported error class derives from WarpfoldError', () => {
 
 describe('every throw in src/ throws a member of the hierarchy', () => {
   const files = sourceFiles();
-  const thrown = files.flatMap((file) => [...readFileSync(join(SRC, file), 'utf8').matchAll(/throw new (\w+)\(/g)].map((match) => ({ file, name: match[1] })));
+  const thrown = files.flatMap((file) =>
+    [...readFileSync(join(SRC, file), 'utf8').matchAll(/throw new (\w+)\(/g)].map((match) => ({
+      file,
+      name: match[1],
+    })),
+  );
 
   it('reads the whole tree', () => {
     expect(files.length).toBeGreaterThan(150);
@@ -105,11 +114,10 @@ describe('every throw in src/ throws a member of the hierarchy', () => {
 
   it('each thrown class is exported from its module and derives from WarpfoldError', async () => {
     const classes = await errorClassesOf(files.map((file) => `src/${file}`));
-    const outside = thrown
-      .filter(({ name }) => {
-        const type = classes.get(name);
-        return type === undefined || !(type === WarpfoldError || type.prototype instanceof WarpfoldError);
-      });
+    const outside = thrown.filter(({ name }) => {
+      const type = classes.get(name);
+      return type === undefined || !(type === WarpfoldError || type.prototype instanceof WarpfoldError);
+    });
     expect(outside.map(({ file, name }) => `${file}: throw new ${name}(`)).toEqual([]);
   });
 });
@@ -118,31 +126,68 @@ describe('the root: code, field, cause, name and message', () => {
   it('carries them as given', () => {
     const cause = new Error('disk full');
     const error = new WarpfoldError('storage-failed', 'could not write', { field: 'state', cause });
-    expect([error.code, error.field, error.cause, error.message, error.name]).toEqual(['storage-failed', 'state', cause, 'could not write', 'WarpfoldError']);
+    expect([error.code, error.field, error.cause, error.message, error.name]).toEqual([
+      'storage-failed',
+      'state',
+      cause,
+      'could not write',
+      'WarpfoldError',
+    ]);
     expect('cause' in new WarpfoldError('invalid-input', 'x')).toBe(false);
   });
 
   it('each class names itself and maps its old properties onto the canonical ones', () => {
-    const options = new FoldOptionsError('foldConfig.bandRatio', 'foldConfig.bandRatio must be a number from 0 to 1, got 2');
-    expect([options.name, options.code, options.field, options.option, options.messageIndex]).toEqual(['FoldOptionsError', 'invalid-option', 'foldConfig.bandRatio', 'foldConfig.bandRatio', -1]);
+    const options = new FoldOptionsError(
+      'foldConfig.bandRatio',
+      'foldConfig.bandRatio must be a number from 0 to 1, got 2',
+    );
+    expect([options.name, options.code, options.field, options.option, options.messageIndex]).toEqual([
+      'FoldOptionsError',
+      'invalid-option',
+      'foldConfig.bandRatio',
+      'foldConfig.bandRatio',
+      -1,
+    ]);
     const input = new FoldInputError(3, 'unknown role "robot"');
-    expect([input.name, input.code, input.field, input.message]).toEqual(['FoldInputError', 'invalid-input', 'history[3]', 'message 3: unknown role "robot"']);
+    expect([input.name, input.code, input.field, input.message]).toEqual([
+      'FoldInputError',
+      'invalid-input',
+      'history[3]',
+      'message 3: unknown role "robot"',
+    ]);
     const state = new FoldStateError('integrity', 'digest', 'edited');
-    expect([state.name, state.code, state.problem, state.field]).toEqual(['FoldStateError', 'integrity', 'integrity', 'digest']);
+    expect([state.name, state.code, state.problem, state.field]).toEqual([
+      'FoldStateError',
+      'integrity',
+      'integrity',
+      'digest',
+    ]);
     const storage = new StorageInputError('options.expectedVersion', 'must be a non-negative integer');
-    expect([storage.name, storage.code, storage.field]).toEqual(['StorageInputError', 'invalid-input', 'options.expectedVersion']);
+    expect([storage.name, storage.code, storage.field]).toEqual([
+      'StorageInputError',
+      'invalid-input',
+      'options.expectedVersion',
+    ]);
   });
 
   it('an error thrown by the engine is one: a bad option and a bad saved state', () => {
     const errors: unknown[] = [];
-    for (const run of [() => new FoldSession({ foldConfig: { bandRatio: 2 } }), () => new FoldSession({ restoredState: { format: SAVED_SESSION_FORMAT, version: SAVED_SESSION_VERSION } as never })]) {
+    for (const run of [
+      () => new FoldSession({ foldConfig: { bandRatio: 2 } }),
+      () =>
+        new FoldSession({ restoredState: { format: SAVED_SESSION_FORMAT, version: SAVED_SESSION_VERSION } as never }),
+    ]) {
       try {
         run();
       } catch (error) {
         errors.push(error);
       }
     }
-    expect(errors.map((error) => WarpfoldError.isInstance(error) && [(error as WarpfoldError).code, (error as WarpfoldError).field])).toEqual([
+    expect(
+      errors.map(
+        (error) => WarpfoldError.isInstance(error) && [(error as WarpfoldError).code, (error as WarpfoldError).field],
+      ),
+    ).toEqual([
       ['invalid-option', 'foldConfig.bandRatio'],
       ['invalid-field', 'digest'],
     ]);
@@ -154,27 +199,59 @@ describe('the root: code, field, cause, name and message', () => {
 describe('isInstance', () => {
   it('holds for the class and its subclasses, not for siblings or strangers', () => {
     const state = new FoldStateError('unreadable', '$', 'not JSON');
-    expect([WarpfoldError.isInstance(state), FoldStateError.isInstance(state), FoldInputError.isInstance(state), StorageError.isInstance(state)]).toEqual([true, true, false, false]);
+    expect([
+      WarpfoldError.isInstance(state),
+      FoldStateError.isInstance(state),
+      FoldInputError.isInstance(state),
+      StorageError.isInstance(state),
+    ]).toEqual([true, true, false, false]);
     const options = new FoldOptionsError('now', 'now must be a function, got 12');
-    expect([WarpfoldError.isInstance(options), FoldInputError.isInstance(options), FoldOptionsError.isInstance(options)]).toEqual([true, true, true]);
+    expect([
+      WarpfoldError.isInstance(options),
+      FoldInputError.isInstance(options),
+      FoldOptionsError.isInstance(options),
+    ]).toEqual([true, true, true]);
     expect(FoldOptionsError.isInstance(new FoldInputError(1, 'x'))).toBe(false);
-    for (const stranger of [new Error('x'), new TypeError('x'), { name: 'FoldStateError', code: 'integrity' }, null, undefined, 'FoldStateError', 42])
+    for (const stranger of [
+      new Error('x'),
+      new TypeError('x'),
+      { name: 'FoldStateError', code: 'integrity' },
+      null,
+      undefined,
+      'FoldStateError',
+      42,
+    ])
       expect(WarpfoldError.isInstance(stranger), String(stranger)).toBe(false);
   });
 
   it('holds across two bundled copies of warpfold, where instanceof does not', async () => {
-    const copy: typeof import('../../src/errors.ts') = await import(/* @vite-ignore */ `${pathToFileURL(join(SRC, 'errors.ts')).href}?copy`);
+    const copy: typeof import('../../src/errors.ts') = await import(
+      /* @vite-ignore */ `${pathToFileURL(join(SRC, 'errors.ts')).href}?copy`
+    );
     expect(copy.FoldOptionsError).not.toBe(FoldOptionsError);
     const fromCopy = new copy.FoldOptionsError('now', 'now must be a function');
     expect(fromCopy).not.toBeInstanceOf(FoldOptionsError);
-    expect([WarpfoldError.isInstance(fromCopy), FoldInputError.isInstance(fromCopy), FoldOptionsError.isInstance(fromCopy), FoldStateError.isInstance(fromCopy)]).toEqual([true, true, true, false]);
+    expect([
+      WarpfoldError.isInstance(fromCopy),
+      FoldInputError.isInstance(fromCopy),
+      FoldOptionsError.isInstance(fromCopy),
+      FoldStateError.isInstance(fromCopy),
+    ]).toEqual([true, true, true, false]);
     expect(copy.WarpfoldError.isInstance(new FoldStateError('integrity', 'digest', 'edited'))).toBe(true);
   });
 
   it('holds across realms: an error made in another VM context', () => {
-    const source = ts.transpileModule(readFileSync(join(SRC, 'errors.ts'), 'utf8'), { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
-    const made = runInNewContext(`const exports = {}; ${source}; new exports.FoldOptionsError('now', 'now must be a function')`) as unknown;
+    const source = ts.transpileModule(readFileSync(join(SRC, 'errors.ts'), 'utf8'), {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
+    const made = runInNewContext(
+      `const exports = {}; ${source}; new exports.FoldOptionsError('now', 'now must be a function')`,
+    ) as unknown;
     expect(made instanceof Error).toBe(false);
-    expect([WarpfoldError.isInstance(made), FoldOptionsError.isInstance(made), FoldStateError.isInstance(made)]).toEqual([true, true, false]);
+    expect([
+      WarpfoldError.isInstance(made),
+      FoldOptionsError.isInstance(made),
+      FoldStateError.isInstance(made),
+    ]).toEqual([true, true, false]);
   });
 });

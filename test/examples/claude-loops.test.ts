@@ -17,18 +17,45 @@ afterAll(async () => {
 });
 
 function runExample(example: string, args: string[], env: Record<string, string>, cwd: string) {
-  return run(process.execPath, [`${ROOT}node_modules/tsx/dist/cli.mjs`, '--tsconfig', `${ROOT}tsconfig.test.json`, `${ROOT}examples/${example}`, ...args], { cwd, env: { ...process.env, ...env }, timeout: 120_000 });
+  return run(
+    process.execPath,
+    [
+      `${ROOT}node_modules/tsx/dist/cli.mjs`,
+      '--tsconfig',
+      `${ROOT}tsconfig.test.json`,
+      `${ROOT}examples/${example}`,
+      ...args,
+    ],
+    { cwd, env: { ...process.env, ...env }, timeout: 120_000 },
+  );
 }
-const starts = (log: string) => readFileSync(log, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
+const starts = (log: string) =>
+  readFileSync(log, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 
 describe('examples/claude-cli-loop.ts with the stand-in claude', () => {
   it('answers every prompt, folds in place with a backup, and resumes', async () => {
     const cwd = mkdtempSync(join(scratch, 'cli-'));
     const log = join(cwd, 'stand-in.log');
     const prompts = Array.from({ length: 10 }, (_, index) => `prompt ${index + 1}`);
-    const { stdout } = await runExample('claude-cli-loop.ts', prompts, { CLAUDE_EXECUTABLE: standIn, CLAUDE_CONFIG_DIR: join(cwd, 'home'), WARPFOLD_FOLD_AT: '6000', STAND_IN_LOG: log, STAND_IN_OUTPUT_LINES: '40' }, cwd);
+    const { stdout } = await runExample(
+      'claude-cli-loop.ts',
+      prompts,
+      {
+        CLAUDE_EXECUTABLE: standIn,
+        CLAUDE_CONFIG_DIR: join(cwd, 'home'),
+        WARPFOLD_FOLD_AT: '6000',
+        STAND_IN_LOG: log,
+        STAND_IN_OUTPUT_LINES: '40',
+      },
+      cwd,
+    );
     for (let turn = 1; turn <= 10; turn++) expect(stdout).toContain(`turn ${turn} (session `);
-    expect(stdout).toMatch(/folded \d+ raw messages into \d+ \((over-budget|first-call|tail-cap|cold-cache|boundary-changed)\), \d+ → \d+ bytes, backup .*\.warpfold-backup-/);
+    expect(stdout).toMatch(
+      /folded \d+ raw messages into \d+ \((over-budget|first-call|tail-cap|cold-cache|boundary-changed)\), \d+ → \d+ bytes, backup .*\.warpfold-backup-/,
+    );
     expect(stdout).toContain('starting from a warpfold fold');
     const runs = starts(log);
     expect(runs.length).toBeGreaterThan(1);
@@ -36,7 +63,9 @@ describe('examples/claude-cli-loop.ts with the stand-in claude', () => {
   }, 180_000);
 
   it('without prompts it prints its usage and exits with status 2', async () => {
-    const failure = await runExample('claude-cli-loop.ts', [], {}, scratch).catch((error: { code: number; stderr: string }) => error);
+    const failure = await runExample('claude-cli-loop.ts', [], {}, scratch).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(failure).toMatchObject({ code: 2 });
   }, 180_000);
 });
@@ -46,10 +75,26 @@ describe('examples/claude-tmux-loop.ts with real tmux and the stand-in claude', 
     const cwd = mkdtempSync(join(scratch, 'tmux-'));
     const log = join(cwd, 'stand-in.log');
     const prompts = Array.from({ length: 9 }, (_, index) => `prompt ${index + 1}`);
-    const { stdout } = await runExample('claude-tmux-loop.ts', prompts, { CLAUDE_EXECUTABLE: standIn, CLAUDE_CONFIG_DIR: join(cwd, 'home'), WARPFOLD_FOLD_AT: '6000', WARPFOLD_TMUX_SOCKET: socket, WARPFOLD_SETTLE_MS: '300', WARPFOLD_EXIT_AFTER_FOLDS: '1', STAND_IN_LOG: log, STAND_IN_OUTPUT_LINES: '40' }, cwd);
+    const { stdout } = await runExample(
+      'claude-tmux-loop.ts',
+      prompts,
+      {
+        CLAUDE_EXECUTABLE: standIn,
+        CLAUDE_CONFIG_DIR: join(cwd, 'home'),
+        WARPFOLD_FOLD_AT: '6000',
+        WARPFOLD_TMUX_SOCKET: socket,
+        WARPFOLD_SETTLE_MS: '300',
+        WARPFOLD_EXIT_AFTER_FOLDS: '1',
+        STAND_IN_LOG: log,
+        STAND_IN_OUTPUT_LINES: '40',
+      },
+      cwd,
+    );
     expect(stdout).toMatch(new RegExp(`Attach with:\\n  tmux -L '${socket}' attach -t 'warpfold-[0-9a-f]{8}'`));
     for (const prompt of prompts) expect(stdout).toContain(`answered: ${prompt}`);
-    expect(stdout).toMatch(/folded \d+ raw messages into \d+ .* at \d+ input tokens; resumed with --resume [0-9a-f-]{36}/);
+    expect(stdout).toMatch(
+      /folded \d+ raw messages into \d+ .* at \d+ input tokens; resumed with --resume [0-9a-f-]{36}/,
+    );
     const runs = starts(log);
     expect(runs[0].args[0]).toBe('--session-id');
     expect(runs.slice(1).every((start) => start.args[0] === '--resume' && start.loadedFold)).toBe(true);

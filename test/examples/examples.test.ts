@@ -7,19 +7,34 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/fixtures.ts';
 
 const run = (file: string, ...args: string[]): string =>
-  execFileSync(process.execPath, ['--import', 'tsx', join('examples', file), ...args], { cwd: REPO_ROOT, encoding: 'utf8', stdio: 'pipe' });
+  execFileSync(process.execPath, ['--import', 'tsx', join('examples', file), ...args], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    stdio: 'pipe',
+  });
 
 describe('examples', () => {
   it('import only the package by name, never its sources (a sibling helper of the examples is part of them)', () => {
     const files = readdirSync(join(REPO_ROOT, 'examples')).filter((name) => name.endsWith('.ts'));
-    const specifiersOf = new Map(files.map((file) => [file, [...readFileSync(join(REPO_ROOT, 'examples', file), 'utf8').matchAll(/from '([^']+)'/g)].map((match) => match[1])]));
+    const specifiersOf = new Map(
+      files.map((file) => [
+        file,
+        [...readFileSync(join(REPO_ROOT, 'examples', file), 'utf8').matchAll(/from '([^']+)'/g)].map(
+          (match) => match[1],
+        ),
+      ]),
+    );
     const helpers = new Set([...specifiersOf.values()].flat().filter((specifier) => specifier.startsWith('.')));
     for (const helper of helpers) {
       expect(helper).toMatch(/^\.\/[\w-]+\.ts$/);
       expect(files).toContain(helper.slice(2));
     }
     for (const [file, specifiers] of specifiersOf)
-      if (!helpers.has(`./${file}`)) expect(specifiers.some((specifier) => specifier === 'warpfold' || specifier.startsWith('warpfold/')), file).toBe(true);
+      if (!helpers.has(`./${file}`))
+        expect(
+          specifiers.some((specifier) => specifier === 'warpfold' || specifier.startsWith('warpfold/')),
+          file,
+        ).toBe(true);
   });
 
   it('full-memory-loop replays a bundled session with recall and episodes', () => {

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/fixtures.ts';
 
-const blocks = [...readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]);
+const blocks = [...readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map(
+  (match) => match[1],
+);
 
 describe('the README examples', () => {
   it('are there', () => {
@@ -17,7 +19,11 @@ describe('the README examples', () => {
     const file = join(REPO_ROOT, 'examples', `.readme-${index}.ts`);
     writeFileSync(file, block);
     try {
-      const output = execFileSync(process.execPath, ['--import', 'tsx', file], { cwd: REPO_ROOT, encoding: 'utf8', stdio: 'pipe' });
+      const output = execFileSync(process.execPath, ['--import', 'tsx', file], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
       // the fold example reports its epochs and the saved state
       expect(output).toMatch(/^call before message \d+: over-budget, \d+ messages$/m);
       expect(output).toMatch(/^\d+ characters of saved state$/m);

@@ -16,7 +16,13 @@
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { seededRandom } from '../helpers/workloads/seeded-random.ts';
 import { estimateTokens } from '../../src/fold/index.ts';
-import { FoldInputError, FoldSession, type FoldOutcome, type FoldSessionOptions, type TokenCounter } from '../../src/index.ts';
+import {
+  FoldInputError,
+  FoldSession,
+  type FoldOutcome,
+  type FoldSessionOptions,
+  type TokenCounter,
+} from '../../src/index.ts';
 import { toDialect, type Dialect, type ProviderMessage } from '../helpers/dialects.ts';
 import { preparePoints } from '../helpers/drive.ts';
 import { deepFreeze, pairingProblems, viewTokens } from '../helpers/view-checks.ts';
@@ -67,7 +73,11 @@ export interface FuzzReport {
 
 function randomOf(seed: number): Random {
   const next = seededRandom(seed);
-  return { next, integer: (below) => Math.floor(next() * below), pick: (items) => items[Math.floor(next() * items.length)] };
+  return {
+    next,
+    integer: (below) => Math.floor(next() * below),
+    pick: (items) => items[Math.floor(next() * items.length)],
+  };
 }
 
 function rejectionClass(error: FoldInputError): string {
@@ -126,7 +136,11 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
     const dialect = dialects[caseIndex % dialects.length];
     byDialect[dialect]++;
     const fixture = random.pick(sessions);
-    const convert = { geminiIds: random.next() < 0.5, anthropicStringContent: random.next() < 0.5, systemInHistory: random.next() < 0.7 };
+    const convert = {
+      geminiIds: random.next() < 0.5,
+      anthropicStringContent: random.next() < 0.5,
+      systemInHistory: random.next() < 0.7,
+    };
     const chosen: MutationName[] = Array.from({ length: 1 + random.integer(3) }, () => random.pick(MUTATION_NAMES));
     const mutationSeed = random.integer(2 ** 31);
     // built twice from the same seed: equal content in distinct objects for the twin (deep and
@@ -146,7 +160,8 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
     const counter: TokenCounter = counterName === 'o200k' ? o200k : estimateTokens;
     let clock = 1_700_000_000_000;
     const sessionOptions: FoldSessionOptions = { pressureCeiling: ceiling, countTokens: counter, now: () => clock };
-    const where = (call: number) => `case ${caseIndex} (${fixture.id}, ${dialect}, ceiling ${ceiling}, ${counterName}, ${chosen.join('+')}) call ${call}`;
+    const where = (call: number) =>
+      `case ${caseIndex} (${fixture.id}, ${dialect}, ceiling ${ceiling}, ${counterName}, ${chosen.join('+')}) call ${call}`;
     const report = (invariant: FuzzInvariant, call: number, detail: string) => {
       problems[invariant]++;
       if (examples.length < 12) examples.push(`${invariant}: ${where(call)}: ${detail}`);
@@ -181,10 +196,19 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
       if (result.error !== undefined) {
         rejected++;
         const error = result.error;
-        if (error instanceof TypeError && /read.only|not extensible|frozen|Cannot (assign|add|delete|define)/i.test(error.message)) report('input not mutated', call, describeError(error));
+        if (
+          error instanceof TypeError &&
+          /read.only|not extensible|frozen|Cannot (assign|add|delete|define)/i.test(error.message)
+        )
+          report('input not mutated', call, describeError(error));
         else if (!(error instanceof FoldInputError)) report('rejected call is typed', call, describeError(error));
         else rejections[rejectionClass(error)] = (rejections[rejectionClass(error)] ?? 0) + 1;
-        if (describeError(twinResult.error) !== describeError(error)) report('deterministic', call, `twin: ${describeError(twinResult.error ?? 'no error')}; main: ${describeError(error)}`);
+        if (describeError(twinResult.error) !== describeError(error))
+          report(
+            'deterministic',
+            call,
+            `twin: ${describeError(twinResult.error ?? 'no error')}; main: ${describeError(error)}`,
+          );
         if (main.snapshot() !== before) report('rejected call changes nothing', call, 'the snapshot changed');
         restored = null;
         continue;
@@ -193,19 +217,27 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
       const outcome = result.outcome!;
       const bytes = JSON.stringify(outcome);
       if (outcome.stats.epochReason) epochs[outcome.stats.epochReason] = (epochs[outcome.stats.epochReason] ?? 0) + 1;
-      if (twinResult.error !== undefined) report('deterministic', call, `twin threw ${describeError(twinResult.error)}`);
+      if (twinResult.error !== undefined)
+        report('deterministic', call, `twin threw ${describeError(twinResult.error)}`);
       else if (JSON.stringify(twinResult.outcome) !== bytes) report('deterministic', call, 'twin gave other bytes');
       const cleanBytes = JSON.stringify(attempt(() => clean.prepare(slice)).outcome ?? 'threw');
-      if (cleanBytes !== bytes) report('rejected call changes nothing', call, 'a session that never saw the rejected calls gives other bytes');
+      if (cleanBytes !== bytes)
+        report('rejected call changes nothing', call, 'a session that never saw the rejected calls gives other bytes');
       if (restored) {
         const again = attempt(() => restored!.prepare(slice));
         // byte for byte, whether the history went on from where the snapshot was taken or was
         // rewritten (the restore then re-seals as the live session does: boundary-changed)
-        const continues = slice.length >= restoredOver.length && restoredOver.every((message, n) => slice[n] === message);
+        const continues =
+          slice.length >= restoredOver.length && restoredOver.every((message, n) => slice[n] === message);
         if (continues) restores++;
         else resealed++;
         const restoredBytes = JSON.stringify(again.outcome ?? describeError(again.error));
-        if (restoredBytes !== bytes) report('snapshot resumes byte for byte', call, again.error ? describeError(again.error) : `other bytes ${firstDifference(restoredBytes, bytes)}`);
+        if (restoredBytes !== bytes)
+          report(
+            'snapshot resumes byte for byte',
+            call,
+            again.error ? describeError(again.error) : `other bytes ${firstDifference(restoredBytes, bytes)}`,
+          );
         restored = null;
       }
       if (call % restoreEvery === restoreEvery - 1) {
@@ -230,18 +262,52 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
       }
     }
   }
-  return { seed: options.seed, cases: options.cases, calls, accepted, rejected, restores, resealed, byDialect, mutations, rejections, epochs, problems, examples };
+  return {
+    seed: options.seed,
+    cases: options.cases,
+    calls,
+    accepted,
+    rejected,
+    restores,
+    resealed,
+    byDialect,
+    mutations,
+    rejections,
+    epochs,
+    problems,
+    examples,
+  };
 }
 
 /** The report as a few plain tables, for the soak run and a failing test. */
 export function fuzzSummary(report: FuzzReport): string {
-  const rows = (record: Record<string, number>) => Object.entries(record).sort((a, b) => b[1] - a[1]).map(([name, count]) => `| ${name} | ${count.toLocaleString('en-US')} |`).join('\n');
+  const rows = (record: Record<string, number>) =>
+    Object.entries(record)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, count]) => `| ${name} | ${count.toLocaleString('en-US')} |`)
+      .join('\n');
   return [
-    `seed ${report.seed}: ${report.cases} cases (${Object.entries(report.byDialect).map(([dialect, count]) => `${count} ${dialect}`).join(', ')}), ${report.calls.toLocaleString('en-US')} prepare calls: ${report.accepted.toLocaleString('en-US')} accepted, ${report.rejected.toLocaleString('en-US')} rejected with a typed error, ${report.restores} restores compared byte for byte, ${report.resealed} restores over a rewritten history re-sealed`,
-    '', '| mutation applied | cases |', '|---|---:|', rows(report.mutations),
-    '', '| rejected: the error names | calls |', '|---|---:|', rows(report.rejections),
-    '', '| epochs | calls |', '|---|---:|', rows(report.epochs),
-    '', '| invariant broken | calls |', '|---|---:|', rows(report.problems),
+    `seed ${report.seed}: ${report.cases} cases (${Object.entries(report.byDialect)
+      .map(([dialect, count]) => `${count} ${dialect}`)
+      .join(
+        ', ',
+      )}), ${report.calls.toLocaleString('en-US')} prepare calls: ${report.accepted.toLocaleString('en-US')} accepted, ${report.rejected.toLocaleString('en-US')} rejected with a typed error, ${report.restores} restores compared byte for byte, ${report.resealed} restores over a rewritten history re-sealed`,
+    '',
+    '| mutation applied | cases |',
+    '|---|---:|',
+    rows(report.mutations),
+    '',
+    '| rejected: the error names | calls |',
+    '|---|---:|',
+    rows(report.rejections),
+    '',
+    '| epochs | calls |',
+    '|---|---:|',
+    rows(report.epochs),
+    '',
+    '| invariant broken | calls |',
+    '|---|---:|',
+    rows(report.problems),
     ...(report.examples.length ? ['', ...report.examples] : []),
   ].join('\n');
 }

@@ -16,13 +16,18 @@ describe('seeded fuzz over mutated real sessions', () => {
     const report = runFuzz({ seed: SEED, cases: CASES });
     const summary = fuzzSummary(report);
     // not vacuous: every dialect, most mutations, rejections and folds all happened
-    expect(Object.values(report.byDialect).every((count) => count > 0), summary).toBe(true);
+    expect(
+      Object.values(report.byDialect).every((count) => count > 0),
+      summary,
+    ).toBe(true);
     expect(MUTATION_NAMES.filter((name) => report.mutations[name] === 0).length, summary).toBeLessThanOrEqual(3);
     expect(report.rejected, summary).toBeGreaterThan(0);
     expect(report.accepted, summary).toBeGreaterThan(report.rejected);
     expect(report.epochs['over-budget'] ?? 0, summary).toBeGreaterThan(0);
     expect(report.restores, summary).toBeGreaterThan(0);
-    expect(Object.fromEntries(FUZZ_INVARIANTS.map((name) => [name, report.problems[name]])), summary).toEqual(Object.fromEntries(FUZZ_INVARIANTS.map((name) => [name, 0])));
+    expect(Object.fromEntries(FUZZ_INVARIANTS.map((name) => [name, report.problems[name]])), summary).toEqual(
+      Object.fromEntries(FUZZ_INVARIANTS.map((name) => [name, 0])),
+    );
   }, 180_000);
 
   it('is deterministic under a fixed seed', () => {

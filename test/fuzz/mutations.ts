@@ -15,23 +15,61 @@ export interface Random {
 }
 
 export type MutationName =
-  | 'drop' | 'duplicate' | 'reorder' | 'truncate-history' | 'truncate-text' | 'flip-role' | 'change-id'
-  | 'odd-unicode' | 'deep-value' | 'cyclic-value' | 'block-kinds' | 'proto-key' | 'huge-result';
+  | 'drop'
+  | 'duplicate'
+  | 'reorder'
+  | 'truncate-history'
+  | 'truncate-text'
+  | 'flip-role'
+  | 'change-id'
+  | 'odd-unicode'
+  | 'deep-value'
+  | 'cyclic-value'
+  | 'block-kinds'
+  | 'proto-key'
+  | 'huge-result';
 
 type Mutation = (history: ProviderMessage[], dialect: Dialect, random: Random) => ProviderMessage[];
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Every place under `value` that holds a string: its parent and key (shallow enough, and once per object, for deep or cyclic values). */
-function stringSlots(value: unknown, out: Array<{ parent: Record<string, unknown> | unknown[]; key: string | number }> = [], depth = 0, seen = new Set<object>()) {
+function stringSlots(
+  value: unknown,
+  out: Array<{ parent: Record<string, unknown> | unknown[]; key: string | number }> = [],
+  depth = 0,
+  seen = new Set<object>(),
+) {
   if (depth > 64 || value === null || typeof value !== 'object' || seen.has(value)) return out;
   seen.add(value);
-  if (Array.isArray(value)) value.forEach((item, index) => (typeof item === 'string' ? out.push({ parent: value, key: index }) : stringSlots(item, out, depth + 1, seen)));
-  else for (const [key, item] of Object.entries(value)) typeof item === 'string' ? out.push({ parent: value as Record<string, unknown>, key }) : stringSlots(item, out, depth + 1, seen);
+  if (Array.isArray(value))
+    value.forEach((item, index) =>
+      typeof item === 'string' ? out.push({ parent: value, key: index }) : stringSlots(item, out, depth + 1, seen),
+    );
+  else
+    for (const [key, item] of Object.entries(value))
+      typeof item === 'string'
+        ? out.push({ parent: value as Record<string, unknown>, key })
+        : stringSlots(item, out, depth + 1, seen);
   return out;
 }
 
-const ODD_UNICODE = ['\ud83d', '\ude00', '\u200d', '\u202e', '\u0000', 'e\u0301\u0301\u0301', '👩\u200d👩\u200d👧\u200d👦', '🇯🇵🇫', '\ufeff', '\u{10ffff}', '\r\n', 'ﷺ', '𝕏'.repeat(50)];
+const ODD_UNICODE = [
+  '\ud83d',
+  '\ude00',
+  '\u200d',
+  '\u202e',
+  '\u0000',
+  'e\u0301\u0301\u0301',
+  '👩\u200d👩\u200d👧\u200d👦',
+  '🇯🇵🇫',
+  '\ufeff',
+  '\u{10ffff}',
+  '\r\n',
+  'ﷺ',
+  '𝕏'.repeat(50),
+];
 
 function nested(levels: number): Record<string, unknown> {
   let value: Record<string, unknown> = { leaf: 'x' };
@@ -39,7 +77,8 @@ function nested(levels: number): Record<string, unknown> {
   return value;
 }
 
-const index = (history: ProviderMessage[], random: Random, from = 1) => (history.length > from ? from + random.integer(history.length - from) : history.length - 1);
+const index = (history: ProviderMessage[], random: Random, from = 1) =>
+  history.length > from ? from + random.integer(history.length - from) : history.length - 1;
 
 export const MUTATIONS: Record<MutationName, Mutation> = {
   drop: (history, _, random) => {
@@ -72,20 +111,33 @@ export const MUTATIONS: Record<MutationName, Mutation> = {
     return history;
   },
   'change-id': (history, _, random) => {
-    const slots = history.flatMap((message) => stringSlots(message)).filter(({ parent, key }) => key === 'id' || key === 'tool_call_id' || key === 'tool_use_id' || (key === 'name' && isRecord(parent) && !('role' in parent)));
+    const slots = history
+      .flatMap((message) => stringSlots(message))
+      .filter(
+        ({ parent, key }) =>
+          key === 'id' ||
+          key === 'tool_call_id' ||
+          key === 'tool_use_id' ||
+          (key === 'name' && isRecord(parent) && !('role' in parent)),
+      );
     if (!slots.length) return history;
     const { parent, key } = random.pick(slots);
-    (parent as Record<string | number, string>)[key] = `${(parent as Record<string | number, string>)[key]}_x${random.integer(9)}`;
+    (parent as Record<string | number, string>)[key] =
+      `${(parent as Record<string | number, string>)[key]}_x${random.integer(9)}`;
     return history;
   },
   'odd-unicode': (history, _, random) => {
     for (let n = 0; n < 3; n++) {
-      const slots = stringSlots(history[index(history, random, 0)]).filter(({ key }) => key === 'content' || key === 'text' || key === 'output' || key === 'arguments' || typeof key === 'number');
+      const slots = stringSlots(history[index(history, random, 0)]).filter(
+        ({ key }) =>
+          key === 'content' || key === 'text' || key === 'output' || key === 'arguments' || typeof key === 'number',
+      );
       if (!slots.length) continue;
       const { parent, key } = random.pick(slots);
       const text = (parent as Record<string | number, string>)[key];
       const at = random.integer(text.length + 1);
-      (parent as Record<string | number, string>)[key] = `${text.slice(0, at)}${random.pick(ODD_UNICODE)}${text.slice(at)}`;
+      (parent as Record<string | number, string>)[key] =
+        `${text.slice(0, at)}${random.pick(ODD_UNICODE)}${text.slice(at)}`;
     }
     return history;
   },
@@ -93,7 +145,8 @@ export const MUTATIONS: Record<MutationName, Mutation> = {
     const message = history[index(history, random)];
     const deep = nested(600 + random.integer(3_000));
     if (dialect === 'openai') message.metadata = deep;
-    else if (dialect === 'anthropic' && Array.isArray(message.content)) message.content.push({ type: 'tool_use', id: 'toolu_deep', name: 'deep', input: deep });
+    else if (dialect === 'anthropic' && Array.isArray(message.content))
+      message.content.push({ type: 'tool_use', id: 'toolu_deep', name: 'deep', input: deep });
     else message.extra = deep;
     return history;
   },
@@ -104,7 +157,12 @@ export const MUTATIONS: Record<MutationName, Mutation> = {
     return history;
   },
   'block-kinds': (history, dialect, random) => {
-    const at = history.findIndex((message, n) => n >= index(history, random, 0) && message.role === 'user' && (typeof message.content === 'string' || Array.isArray(message.parts)));
+    const at = history.findIndex(
+      (message, n) =>
+        n >= index(history, random, 0) &&
+        message.role === 'user' &&
+        (typeof message.content === 'string' || Array.isArray(message.parts)),
+    );
     if (at < 0) return history;
     const message = history[at];
     const extra = extraBlocks(dialect, random.integer(4));
@@ -114,15 +172,21 @@ export const MUTATIONS: Record<MutationName, Mutation> = {
   },
   'proto-key': (history, _, random) => {
     const at = index(history, random, 0);
-    history[at] = JSON.parse(JSON.stringify(history[at]).replace(/^\{/, '{"__proto__":{"content":"EVIL","role":"system"},')) as ProviderMessage;
+    history[at] = JSON.parse(
+      JSON.stringify(history[at]).replace(/^\{/, '{"__proto__":{"content":"EVIL","role":"system"},'),
+    ) as ProviderMessage;
     return history;
   },
   'huge-result': (history, _, random) => {
-    const slots = history.flatMap((message) => stringSlots(message)).filter(({ key }) => key === 'content' || key === 'output' || key === 'text');
+    const slots = history
+      .flatMap((message) => stringSlots(message))
+      .filter(({ key }) => key === 'content' || key === 'output' || key === 'text');
     if (!slots.length) return history;
     const { parent, key } = random.pick(slots);
     // broken into words and lines: an exact BPE counter is superlinear on one unbroken run
-    (parent as Record<string | number, string>)[key] = random.pick(['😀 ', 'line of log output\n', 'é ', 'x\n', '👩\u200d👩\u200d👧 ']).repeat(30_000 + random.integer(60_000));
+    (parent as Record<string | number, string>)[key] = random
+      .pick(['😀 ', 'line of log output\n', 'é ', 'x\n', '👩\u200d👩\u200d👧 '])
+      .repeat(30_000 + random.integer(60_000));
     return history;
   },
 };

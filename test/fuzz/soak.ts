@@ -19,7 +19,8 @@ const callsPerCase = Number(argument('calls-per-case', '40'));
 const out = argument('out', 'test-results/fuzz.json');
 // --dialects all adds the Responses and AI SDK dialects to the three chat dialects
 const dialectList = argument('dialects', 'chat');
-const dialects: readonly Dialect[] = dialectList === 'all' ? DIALECTS : dialectList === 'chat' ? CHAT_DIALECTS : (dialectList.split(',') as Dialect[]);
+const dialects: readonly Dialect[] =
+  dialectList === 'all' ? DIALECTS : dialectList === 'chat' ? CHAT_DIALECTS : (dialectList.split(',') as Dialect[]);
 const started = performance.now();
 const report = runFuzz({ seed, cases, callsPerCase, dialects });
 console.log(fuzzSummary(report));

@@ -149,7 +149,9 @@ describe('classifyAssistantRegister', () => {
 
   it('agrees with parseRegisterGlyph and isSettledRegister on any text', () => {
     const glyphs = ['🔍', '▶', '▶️', '🏁', '⚠', '⚠️', '❓', '[verdict]', ':warning:', '- ', '> ', ' ', 'x'];
-    const text = fc.tuple(fc.array(fc.constantFrom(...glyphs), { maxLength: 4 }), fc.string()).map(([parts, rest]) => parts.join('') + rest);
+    const text = fc
+      .tuple(fc.array(fc.constantFrom(...glyphs), { maxLength: 4 }), fc.string())
+      .map(([parts, rest]) => parts.join('') + rest);
     fc.assert(
       fc.property(text, (value) => {
         const classification = classifyAssistantRegister(value);
@@ -166,7 +168,9 @@ describe('classifyAssistantRegister', () => {
 
   it('only ever settles verdict and hazard', () => {
     for (const entry of REGISTER_GLYPHS) {
-      expect(classifyAssistantRegister(`${entry.glyph} text`).settled).toBe(entry.name === 'verdict' || entry.name === 'hazard');
+      expect(classifyAssistantRegister(`${entry.glyph} text`).settled).toBe(
+        entry.name === 'verdict' || entry.name === 'hazard',
+      );
     }
   });
 });

@@ -58,7 +58,11 @@ const callShape = (hugeWeight: number, largeWeight: number) =>
 const stepShape = (hugeWeight: number, largeWeight: number) =>
   fc.record({
     seed: fc.integer(),
-    calls: fc.oneof({ weight: 1, arbitrary: fc.constant([]) }, { weight: 6, arbitrary: fc.array(callShape(hugeWeight, largeWeight), { minLength: 1, maxLength: 1 }) }, { weight: 2, arbitrary: fc.array(callShape(hugeWeight, largeWeight), { minLength: 2, maxLength: 4 }) }),
+    calls: fc.oneof(
+      { weight: 1, arbitrary: fc.constant([]) },
+      { weight: 6, arbitrary: fc.array(callShape(hugeWeight, largeWeight), { minLength: 1, maxLength: 1 }) },
+      { weight: 2, arbitrary: fc.array(callShape(hugeWeight, largeWeight), { minLength: 2, maxLength: 4 }) },
+    ),
     text: fc.integer({ min: 0, max: 3 }),
     thinking: fc.integer({ min: 0, max: 4 }).map((n) => n === 0),
   });
@@ -74,7 +78,16 @@ const turnShape = (maxSteps: number, hugeWeight: number, largeWeight: number) =>
 function buildScript(
   systemSeed: number,
   systemSentences: number,
-  turns: ReadonlyArray<{ seed: number; steps: ReadonlyArray<{ seed: number; calls: ReadonlyArray<{ name: ToolName; size: ResultSize; isError: boolean }>; text: number; thinking: boolean }>; reply: boolean }>,
+  turns: ReadonlyArray<{
+    seed: number;
+    steps: ReadonlyArray<{
+      seed: number;
+      calls: ReadonlyArray<{ name: ToolName; size: ResultSize; isError: boolean }>;
+      text: number;
+      thinking: boolean;
+    }>;
+    reply: boolean;
+  }>,
   idStyle: IdStyle,
   pendingAtEnd: boolean,
 ): CanonicalScript {
@@ -104,8 +117,17 @@ function buildScript(
       });
     });
     const last = t === turns.length - 1;
-    const endsPending = last && pendingAtEnd && steps.length > 0 && steps[steps.length - 1].results.length === 0 && steps[steps.length - 1].calls.length > 0;
-    outTurns.push({ instruction: makeInstruction(turnRandom), steps, ...(turn.reply && !endsPending ? { reply: `${sentence(turnRandom)} ${sentence(turnRandom)}` } : {}) });
+    const endsPending =
+      last &&
+      pendingAtEnd &&
+      steps.length > 0 &&
+      steps[steps.length - 1].results.length === 0 &&
+      steps[steps.length - 1].calls.length > 0;
+    outTurns.push({
+      instruction: makeInstruction(turnRandom),
+      steps,
+      ...(turn.reply && !endsPending ? { reply: `${sentence(turnRandom)} ${sentence(turnRandom)}` } : {}),
+    });
   });
   return { system: makeSystemPrompt(makeRandom(systemSeed), systemSentences), turns: outTurns };
 }
@@ -117,11 +139,16 @@ export function arbitraryScript(shape: ScriptShape = {}): fc.Arbitrary<Canonical
     .record({
       systemSeed: fc.integer(),
       systemSentences: fc.integer({ min: 1, max: 12 }),
-      turns: fc.array(turnShape(shape.maxStepsPerTurn ?? 8, hugeWeight, shape.largeWeight ?? 2), { minLength: shape.minTurns ?? 1, maxLength: shape.maxTurns ?? 5 }),
+      turns: fc.array(turnShape(shape.maxStepsPerTurn ?? 8, hugeWeight, shape.largeWeight ?? 2), {
+        minLength: shape.minTurns ?? 1,
+        maxLength: shape.maxTurns ?? 5,
+      }),
       idStyle: fc.constantFrom<IdStyle>('unique', 'unique', 'reused'),
       pending: shape.allowPending === false ? fc.constant(false) : fc.integer({ min: 0, max: 4 }).map((n) => n === 0),
     })
-    .map(({ systemSeed, systemSentences, turns, idStyle, pending }) => buildScript(systemSeed, systemSentences, turns, idStyle, pending));
+    .map(({ systemSeed, systemSentences, turns, idStyle, pending }) =>
+      buildScript(systemSeed, systemSentences, turns, idStyle, pending),
+    );
 }
 
 export const arbitraryDialect: fc.Arbitrary<Dialect> = fc.constantFrom(...DIALECTS);
@@ -148,7 +175,14 @@ export interface GeneratedHistory {
 /** A provider-shaped history in a given (or any) dialect. */
 export function arbitraryHistory(shape: ScriptShape = {}, dialect?: Dialect): fc.Arbitrary<GeneratedHistory> {
   return fc
-    .record({ dialect: dialect ? fc.constant(dialect) : arbitraryDialect, script: arbitraryScript(shape), options: arbitraryConvertOptions, ...(dialect === 'openai-responses' || dialect === 'ai-sdk' ? { newDialectOptions: arbitraryNewDialectOptions } : {}) })
+    .record({
+      dialect: dialect ? fc.constant(dialect) : arbitraryDialect,
+      script: arbitraryScript(shape),
+      options: arbitraryConvertOptions,
+      ...(dialect === 'openai-responses' || dialect === 'ai-sdk'
+        ? { newDialectOptions: arbitraryNewDialectOptions }
+        : {}),
+    })
     .map(({ dialect: chosen, script, options: base, newDialectOptions }) => {
       const options = { ...base, ...newDialectOptions };
       return { dialect: chosen, script, options, history: toDialect(script, chosen, options) };

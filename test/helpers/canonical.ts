@@ -48,7 +48,8 @@ export type Random = () => number;
 export const makeRandom: (seed: number) => Random = seededRandom;
 
 export const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)];
-export const between = (random: Random, min: number, max: number): number => min + Math.floor(random() * (max - min + 1));
+export const between = (random: Random, min: number, max: number): number =>
+  min + Math.floor(random() * (max - min + 1));
 
 const HEX = '0123456789abcdef';
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -66,18 +67,60 @@ export function alnum(random: Random, length: number): string {
 }
 
 export const sha = (random: Random): string => hex(random, 40);
-export const uuid = (random: Random): string => `${hex(random, 8)}-${hex(random, 4)}-4${hex(random, 3)}-${pick(random, ['8', '9', 'a', 'b'])}${hex(random, 3)}-${hex(random, 12)}`;
+export const uuid = (random: Random): string =>
+  `${hex(random, 8)}-${hex(random, 4)}-4${hex(random, 3)}-${pick(random, ['8', '9', 'a', 'b'])}${hex(random, 3)}-${hex(random, 12)}`;
 
 // ── vocabulary ───────────────────────────────────────────────────────────────────────────
 
 const WORDS = [
-  'parser', 'schema', 'cache', 'session', 'token', 'worker', 'router', 'handler', 'config', 'loader', 'encoder', 'decoder',
-  'invoice', 'booking', 'flight', 'reservation', 'payment', 'ledger', 'queue', 'buffer', 'stream', 'client', 'server', 'model',
-  'field', 'record', 'report', 'metric', 'window', 'budget', 'limit', 'offset', 'cursor', 'index', 'shard', 'replica',
+  'parser',
+  'schema',
+  'cache',
+  'session',
+  'token',
+  'worker',
+  'router',
+  'handler',
+  'config',
+  'loader',
+  'encoder',
+  'decoder',
+  'invoice',
+  'booking',
+  'flight',
+  'reservation',
+  'payment',
+  'ledger',
+  'queue',
+  'buffer',
+  'stream',
+  'client',
+  'server',
+  'model',
+  'field',
+  'record',
+  'report',
+  'metric',
+  'window',
+  'budget',
+  'limit',
+  'offset',
+  'cursor',
+  'index',
+  'shard',
+  'replica',
 ];
 const PROSE = [
-  'Let me look at', 'I will check', 'Next I need to inspect', 'The failure comes from', 'It looks like', 'I suspect',
-  'Now I can update', 'To confirm, I will run', 'The test still fails because', 'Good, that fixed',
+  'Let me look at',
+  'I will check',
+  'Next I need to inspect',
+  'The failure comes from',
+  'It looks like',
+  'I suspect',
+  'Now I can update',
+  'To confirm, I will run',
+  'The test still fails because',
+  'Good, that fixed',
 ];
 const MODULES = ['src', 'lib', 'app', 'pkg', 'internal', 'tests'];
 const EXTENSIONS = ['ts', 'py', 'go', 'rs', 'json', 'md'];
@@ -85,11 +128,13 @@ const ERROR_CODES = ['ENOENT', 'EACCES', 'ECONNREFUSED', 'E1101', 'TS2345', 'HTT
 const AIRPORTS = ['JFK', 'SFO', 'LAX', 'ORD', 'SEA', 'BOS', 'MIA', 'DFW'];
 
 export const word = (random: Random): string => pick(random, WORDS);
-export const words = (random: Random, count: number): string => Array.from({ length: count }, () => word(random)).join(' ');
+export const words = (random: Random, count: number): string =>
+  Array.from({ length: count }, () => word(random)).join(' ');
 export const path = (random: Random): string =>
   `/work/repo/${pick(random, MODULES)}/${word(random)}/${word(random)}_${word(random)}.${pick(random, EXTENSIONS)}`;
 export const port = (random: Random): number => between(random, 3000, 9999);
-export const issueUrl = (random: Random): string => `https://github.com/acme/${word(random)}-${word(random)}/issues/${between(random, 10, 9999)}`;
+export const issueUrl = (random: Random): string =>
+  `https://github.com/acme/${word(random)}-${word(random)}/issues/${between(random, 10, 9999)}`;
 
 export function sentence(random: Random): string {
   return `${pick(random, PROSE)} ${words(random, between(random, 3, 9))}.`;
@@ -101,7 +146,16 @@ export function paragraph(random: Random, sentences: number): string {
 
 // ── tools ────────────────────────────────────────────────────────────────────────────────
 
-export const TOOL_NAMES = ['bash', 'read_file', 'edit_file', 'grep', 'web_fetch', 'get_reservation_details', 'search_flights', 'think'] as const;
+export const TOOL_NAMES = [
+  'bash',
+  'read_file',
+  'edit_file',
+  'grep',
+  'web_fetch',
+  'get_reservation_details',
+  'search_flights',
+  'think',
+] as const;
 /** A Write that carries a whole file: its argument, not its output, is the big part (kept out of TOOL_NAMES, which the fixed scripts draw from). */
 export const FILE_WRITE = 'write_file';
 export type ToolName = (typeof TOOL_NAMES)[number] | typeof FILE_WRITE;
@@ -124,9 +178,15 @@ export function makeArguments(name: ToolName, random: Random, size: ResultSize =
         ]),
       };
     case 'read_file':
-      return random() < 0.5 ? { path: path(random) } : { path: path(random), offset: between(random, 1, 400), limit: between(random, 20, 200) };
+      return random() < 0.5
+        ? { path: path(random) }
+        : { path: path(random), offset: between(random, 1, 400), limit: between(random, 20, 200) };
     case 'edit_file':
-      return { path: path(random), old_string: `const ${word(random)} = ${between(random, 1, 99)};`, new_string: `const ${word(random)} = ${between(random, 100, 999)};` };
+      return {
+        path: path(random),
+        old_string: `const ${word(random)} = ${between(random, 1, 99)};`,
+        new_string: `const ${word(random)} = ${between(random, 100, 999)};`,
+      };
     case 'grep':
       return { pattern: `${word(random)}_${word(random)}\\(`, path: `/work/repo/${pick(random, MODULES)}` };
     case 'web_fetch':
@@ -134,11 +194,18 @@ export function makeArguments(name: ToolName, random: Random, size: ResultSize =
     case 'get_reservation_details':
       return { reservation_id: alnum(random, 6).toUpperCase() };
     case 'search_flights':
-      return { origin: pick(random, AIRPORTS), destination: pick(random, AIRPORTS), date: `2024-05-${String(between(random, 10, 28)).padStart(2, '0')}` };
+      return {
+        origin: pick(random, AIRPORTS),
+        destination: pick(random, AIRPORTS),
+        date: `2024-05-${String(between(random, 10, 28)).padStart(2, '0')}`,
+      };
     case 'think':
       return { thought: paragraph(random, 2) };
     case FILE_WRITE:
-      return { path: path(random), content: Array.from({ length: WRITTEN_LINES[size] }, (_, n) => codeLine(random, n + 1)).join('\n') };
+      return {
+        path: path(random),
+        content: Array.from({ length: WRITTEN_LINES[size] }, (_, n) => codeLine(random, n + 1)).join('\n'),
+      };
   }
 }
 
@@ -165,8 +232,15 @@ function successText(name: ToolName, args: Record<string, unknown>, random: Rand
   switch (name) {
     case 'bash': {
       const command = String(args.command);
-      if (command.startsWith('git log')) return Array.from({ length: lines }, () => `${sha(random)} ${sentence(random)}`).join('\n');
-      if (command.startsWith('git show')) return [`commit ${sha(random)}`, `Author: dev <dev@example.com>`, '', ...Array.from({ length: lines }, () => ` ${path(random)} | ${between(random, 1, 40)} ++--`)].join('\n');
+      if (command.startsWith('git log'))
+        return Array.from({ length: lines }, () => `${sha(random)} ${sentence(random)}`).join('\n');
+      if (command.startsWith('git show'))
+        return [
+          `commit ${sha(random)}`,
+          `Author: dev <dev@example.com>`,
+          '',
+          ...Array.from({ length: lines }, () => ` ${path(random)} | ${between(random, 1, 40)} ++--`),
+        ].join('\n');
       return Array.from({ length: lines }, (_, n) => logLine(random, n)).join('\n');
     }
     case 'read_file':
@@ -174,19 +248,38 @@ function successText(name: ToolName, args: Record<string, unknown>, random: Rand
     case 'edit_file':
       return `The file ${String(args.path)} has been updated.`;
     case 'grep':
-      return Array.from({ length: lines }, () => `${path(random)}:${between(random, 1, 900)}:  ${word(random)}_${word(random)}(${word(random)})`).join('\n');
+      return Array.from(
+        { length: lines },
+        () => `${path(random)}:${between(random, 1, 900)}:  ${word(random)}_${word(random)}(${word(random)})`,
+      ).join('\n');
     case 'web_fetch':
-      return [`# ${sentence(random)}`, `Opened by @${word(random)} · ${issueUrl(random)}`, ...Array.from({ length: lines }, () => paragraph(random, 2))].join('\n');
+      return [
+        `# ${sentence(random)}`,
+        `Opened by @${word(random)} · ${issueUrl(random)}`,
+        ...Array.from({ length: lines }, () => paragraph(random, 2)),
+      ].join('\n');
     case 'get_reservation_details':
       return JSON.stringify({
         reservation_id: args.reservation_id,
         user_id: `${word(random)}_${word(random)}_${between(random, 1000, 9999)}`,
         payment_id: `credit_card_${between(random, 1000000, 9999999)}`,
         booking_uuid: uuid(random),
-        flights: Array.from({ length: Math.max(1, Math.min(lines, 8)) }, () => ({ flight_number: `HAT${between(random, 100, 299)}`, origin: pick(random, AIRPORTS), destination: pick(random, AIRPORTS), price: between(random, 90, 1400) })),
+        flights: Array.from({ length: Math.max(1, Math.min(lines, 8)) }, () => ({
+          flight_number: `HAT${between(random, 100, 299)}`,
+          origin: pick(random, AIRPORTS),
+          destination: pick(random, AIRPORTS),
+          price: between(random, 90, 1400),
+        })),
       });
     case 'search_flights':
-      return JSON.stringify(Array.from({ length: lines }, () => ({ flight_number: `HAT${between(random, 100, 299)}`, departure: `${String(between(random, 0, 23)).padStart(2, '0')}:00:00`, seats: { economy: between(random, 0, 20), business: between(random, 0, 9) }, id: uuid(random) })));
+      return JSON.stringify(
+        Array.from({ length: lines }, () => ({
+          flight_number: `HAT${between(random, 100, 299)}`,
+          departure: `${String(between(random, 0, 23)).padStart(2, '0')}:00:00`,
+          seats: { economy: between(random, 0, 20), business: between(random, 0, 9) },
+          id: uuid(random),
+        })),
+      );
     case 'think':
       return '';
     case FILE_WRITE:
@@ -207,12 +300,25 @@ function errorText(name: ToolName, args: Record<string, unknown>, random: Random
 export type ResultSize = 'empty' | 'small' | 'medium' | 'large' | 'huge';
 
 /** A tool result of the given size class; `huge` is 20,000–60,000 characters, bigger than any test ceiling. */
-export function makeResult(name: ToolName, args: Record<string, unknown>, size: ResultSize, isError: boolean, random: Random): CanonicalResult {
+export function makeResult(
+  name: ToolName,
+  args: Record<string, unknown>,
+  size: ResultSize,
+  isError: boolean,
+  random: Random,
+): CanonicalResult {
   if (isError) return { text: errorText(name, args, random), isError: true };
   // a write's size is in its argument: its output is one line whatever the size
   if (name === FILE_WRITE) return { text: successText(name, args, random, 1), isError: false };
   if (size === 'empty') return { text: '', isError: false };
-  const lines = size === 'small' ? between(random, 1, 8) : size === 'medium' ? between(random, 20, 80) : size === 'large' ? between(random, 100, 250) : 0;
+  const lines =
+    size === 'small'
+      ? between(random, 1, 8)
+      : size === 'medium'
+        ? between(random, 20, 80)
+        : size === 'large'
+          ? between(random, 100, 250)
+          : 0;
   if (size !== 'huge') return { text: successText(name, args, random, lines), isError: false };
   const target = between(random, 20_000, 60_000);
   // repeat a block of generated lines with a running counter: fast, and still line-by-line distinct

@@ -23,7 +23,11 @@ export interface ConvertOptions {
 }
 
 function callId(dialect: Dialect, call: CanonicalCall): string {
-  return dialect === 'openai' || dialect === 'openai-responses' || dialect === 'ai-sdk' ? `call_${call.id}` : dialect === 'anthropic' ? `toolu_${call.id}` : `fc_${call.id}`;
+  return dialect === 'openai' || dialect === 'openai-responses' || dialect === 'ai-sdk'
+    ? `call_${call.id}`
+    : dialect === 'anthropic'
+      ? `toolu_${call.id}`
+      : `fc_${call.id}`;
 }
 
 /** An opaque stand-in for encrypted reasoning: base64-looking and deterministic. */
@@ -38,30 +42,68 @@ function encryptedContent(text: string): string {
 }
 
 /** One call and its result (or undefined while pending) as Responses items. */
-function responsesCall(call: CanonicalCall, result: { text: string; isError: boolean } | undefined, builtin: boolean): [ProviderMessage, ProviderMessage | undefined] {
+function responsesCall(
+  call: CanonicalCall,
+  result: { text: string; isError: boolean } | undefined,
+  builtin: boolean,
+): [ProviderMessage, ProviderMessage | undefined] {
   const call_id = callId('openai-responses', call);
   if (builtin && call.name === 'bash')
     return [
-      { type: 'shell_call', id: `sh_${call.id}`, call_id, action: { commands: [String(call.args.command)] }, status: 'completed' },
-      result && { type: 'shell_call_output', call_id, output: [{ stdout: result.text, stderr: '', outcome: { type: 'exit', exit_code: result.isError ? 1 : 0 } }] },
+      {
+        type: 'shell_call',
+        id: `sh_${call.id}`,
+        call_id,
+        action: { commands: [String(call.args.command)] },
+        status: 'completed',
+      },
+      result && {
+        type: 'shell_call_output',
+        call_id,
+        output: [{ stdout: result.text, stderr: '', outcome: { type: 'exit', exit_code: result.isError ? 1 : 0 } }],
+      },
     ];
   if (builtin && call.name === 'edit_file') {
     const diff = `@@\n-${String(call.args.old_string)}\n+${String(call.args.new_string)}`;
     return [
-      { type: 'apply_patch_call', id: `apc_${call.id}`, call_id, status: 'completed', operation: { type: 'update_file', path: String(call.args.path), diff } },
-      result && { type: 'apply_patch_call_output', call_id, status: result.isError ? 'failed' : 'completed', output: result.text },
+      {
+        type: 'apply_patch_call',
+        id: `apc_${call.id}`,
+        call_id,
+        status: 'completed',
+        operation: { type: 'update_file', path: String(call.args.path), diff },
+      },
+      result && {
+        type: 'apply_patch_call_output',
+        call_id,
+        status: result.isError ? 'failed' : 'completed',
+        output: result.text,
+      },
     ];
   }
   if (builtin && call.name === 'think')
-    return [{ type: 'custom_tool_call', id: `ctc_${call.id}`, call_id, name: 'think', input: String(call.args.thought) }, result && { type: 'custom_tool_call_output', call_id, output: result.text }];
+    return [
+      { type: 'custom_tool_call', id: `ctc_${call.id}`, call_id, name: 'think', input: String(call.args.thought) },
+      result && { type: 'custom_tool_call_output', call_id, output: result.text },
+    ];
   return [
-    { type: 'function_call', id: `fc_${call.id}`, call_id, name: call.name, arguments: JSON.stringify(call.args), status: 'completed' },
+    {
+      type: 'function_call',
+      id: `fc_${call.id}`,
+      call_id,
+      name: call.name,
+      arguments: JSON.stringify(call.args),
+      status: 'completed',
+    },
     result && { type: 'function_call_output', call_id, output: result.text },
   ];
 }
 
 function aiSdkOutput(result: { text: string; isError: boolean }, kind: ConvertOptions['aiSdkOutput']): ProviderMessage {
-  if (kind === 'json') return result.isError ? { type: 'error-json', value: { error: result.text } } : { type: 'json', value: { output: result.text } };
+  if (kind === 'json')
+    return result.isError
+      ? { type: 'error-json', value: { error: result.text } }
+      : { type: 'json', value: { output: result.text } };
   if (kind === 'content' && !result.isError) return { type: 'content', value: [{ type: 'text', text: result.text }] };
   return { type: result.isError ? 'error-text' : 'text', value: result.text };
 }
@@ -75,13 +117,35 @@ function toResponses(script: CanonicalScript, options: ConvertOptions): Provider
     out.push({ type: 'message', role: 'user', content: [{ type: 'input_text', text: turn.instruction }] });
     for (const step of turn.steps) {
       n++;
-      if (step.thinking) out.push({ type: 'reasoning', id: `rs_${n}`, summary: [{ type: 'summary_text', text: step.thinking }], encrypted_content: encryptedContent(step.thinking) });
-      if (step.text) out.push({ type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: step.text, annotations: [] }] });
-      const pairs = step.calls.map((call, k) => responsesCall(call, step.results[k], options.responsesBuiltinTools === true));
+      if (step.thinking)
+        out.push({
+          type: 'reasoning',
+          id: `rs_${n}`,
+          summary: [{ type: 'summary_text', text: step.thinking }],
+          encrypted_content: encryptedContent(step.thinking),
+        });
+      if (step.text)
+        out.push({
+          type: 'message',
+          id: `msg_${n}`,
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: step.text, annotations: [] }],
+        });
+      const pairs = step.calls.map((call, k) =>
+        responsesCall(call, step.results[k], options.responsesBuiltinTools === true),
+      );
       for (const [call] of pairs) out.push(call);
       for (const [, result] of pairs) if (result) out.push(result);
     }
-    if (turn.reply !== undefined) out.push({ type: 'message', id: `msg_${++n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: turn.reply, annotations: [] }] });
+    if (turn.reply !== undefined)
+      out.push({
+        type: 'message',
+        id: `msg_${++n}`,
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: turn.reply, annotations: [] }],
+      });
   }
   return out;
 }
@@ -91,15 +155,32 @@ function toModelMessages(script: CanonicalScript, options: ConvertOptions): Prov
   const out: ProviderMessage[] = [];
   if (script.system) out.push({ role: 'system', content: script.system });
   for (const turn of script.turns) {
-    out.push({ role: 'user', content: options.anthropicStringContent ? turn.instruction : [{ type: 'text', text: turn.instruction }] });
+    out.push({
+      role: 'user',
+      content: options.anthropicStringContent ? turn.instruction : [{ type: 'text', text: turn.instruction }],
+    });
     for (const step of turn.steps) {
       const parts: ProviderMessage[] = [];
-      if (step.thinking) parts.push({ type: 'reasoning', text: step.thinking, providerOptions: { anthropic: { signature: encryptedContent(step.thinking) } } });
+      if (step.thinking)
+        parts.push({
+          type: 'reasoning',
+          text: step.thinking,
+          providerOptions: { anthropic: { signature: encryptedContent(step.thinking) } },
+        });
       if (step.text) parts.push({ type: 'text', text: step.text });
-      for (const call of step.calls) parts.push({ type: 'tool-call', toolCallId: callId('ai-sdk', call), toolName: call.name, input: call.args });
+      for (const call of step.calls)
+        parts.push({ type: 'tool-call', toolCallId: callId('ai-sdk', call), toolName: call.name, input: call.args });
       out.push({ role: 'assistant', content: parts });
       if (step.results.length)
-        out.push({ role: 'tool', content: step.results.map((result, k) => ({ type: 'tool-result', toolCallId: callId('ai-sdk', step.calls[k]), toolName: step.calls[k].name, output: aiSdkOutput(result, options.aiSdkOutput) })) });
+        out.push({
+          role: 'tool',
+          content: step.results.map((result, k) => ({
+            type: 'tool-result',
+            toolCallId: callId('ai-sdk', step.calls[k]),
+            toolName: step.calls[k].name,
+            output: aiSdkOutput(result, options.aiSdkOutput),
+          })),
+        });
     }
     if (turn.reply !== undefined) out.push({ role: 'assistant', content: turn.reply });
   }
@@ -119,7 +200,11 @@ export function toDialect(script: CanonicalScript, dialect: Dialect, options: Co
   const geminiIds = options.geminiIds ?? true;
   for (const turn of script.turns) {
     if (dialect === 'openai') out.push({ role: 'user', content: turn.instruction });
-    else if (dialect === 'anthropic') out.push({ role: 'user', content: options.anthropicStringContent ? turn.instruction : [{ type: 'text', text: turn.instruction }] });
+    else if (dialect === 'anthropic')
+      out.push({
+        role: 'user',
+        content: options.anthropicStringContent ? turn.instruction : [{ type: 'text', text: turn.instruction }],
+      });
     else out.push({ role: 'user', parts: [{ text: turn.instruction }] });
 
     for (const step of turn.steps) {
@@ -127,31 +212,50 @@ export function toDialect(script: CanonicalScript, dialect: Dialect, options: Co
         const message: ProviderMessage = { role: 'assistant', content: step.text ?? null };
         if (step.thinking) message.reasoning_content = step.thinking;
         if (step.calls.length)
-          message.tool_calls = step.calls.map((call) => ({ id: callId(dialect, call), type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }));
+          message.tool_calls = step.calls.map((call) => ({
+            id: callId(dialect, call),
+            type: 'function',
+            function: { name: call.name, arguments: JSON.stringify(call.args) },
+          }));
         out.push(message);
-        step.results.forEach((result, n) => out.push({ role: 'tool', tool_call_id: callId(dialect, step.calls[n]), content: result.text }));
+        step.results.forEach((result, n) =>
+          out.push({ role: 'tool', tool_call_id: callId(dialect, step.calls[n]), content: result.text }),
+        );
       } else if (dialect === 'anthropic') {
         const blocks: Record<string, unknown>[] = [];
         if (step.thinking) blocks.push({ type: 'thinking', thinking: step.thinking, signature: 'sig' });
         if (step.text) blocks.push({ type: 'text', text: step.text });
-        for (const call of step.calls) blocks.push({ type: 'tool_use', id: callId(dialect, call), name: call.name, input: call.args });
+        for (const call of step.calls)
+          blocks.push({ type: 'tool_use', id: callId(dialect, call), name: call.name, input: call.args });
         out.push({ role: 'assistant', content: blocks });
         if (step.results.length)
           out.push({
             role: 'user',
-            content: step.results.map((result, n) => ({ type: 'tool_result', tool_use_id: callId(dialect, step.calls[n]), content: result.text, ...(result.isError ? { is_error: true } : {}) })),
+            content: step.results.map((result, n) => ({
+              type: 'tool_result',
+              tool_use_id: callId(dialect, step.calls[n]),
+              content: result.text,
+              ...(result.isError ? { is_error: true } : {}),
+            })),
           });
       } else {
         const parts: Record<string, unknown>[] = [];
         if (step.thinking) parts.push({ text: step.thinking, thought: true });
         if (step.text) parts.push({ text: step.text });
-        for (const call of step.calls) parts.push({ functionCall: { name: call.name, args: call.args, ...(geminiIds ? { id: callId(dialect, call) } : {}) } });
+        for (const call of step.calls)
+          parts.push({
+            functionCall: { name: call.name, args: call.args, ...(geminiIds ? { id: callId(dialect, call) } : {}) },
+          });
         out.push({ role: 'model', parts });
         if (step.results.length)
           out.push({
             role: 'user',
             parts: step.results.map((result, n) => ({
-              functionResponse: { name: step.calls[n].name, ...(geminiIds ? { id: callId(dialect, step.calls[n]) } : {}), response: result.isError ? { error: result.text } : { output: result.text } },
+              functionResponse: {
+                name: step.calls[n].name,
+                ...(geminiIds ? { id: callId(dialect, step.calls[n]) } : {}),
+                response: result.isError ? { error: result.text } : { output: result.text },
+              },
             })),
           });
       }
@@ -165,16 +269,26 @@ export function toDialect(script: CanonicalScript, dialect: Dialect, options: Co
   return out;
 }
 
-export const isAssistant = (message: ProviderMessage): boolean => message.role === 'assistant' || message.role === 'model';
+export const isAssistant = (message: ProviderMessage): boolean =>
+  message.role === 'assistant' || message.role === 'model';
 
 /** A Responses item of the model's side of a step (reasoning, assistant message, a call). */
 export const isResponsesStepItem = (message: ProviderMessage): boolean =>
-  typeof message.type === 'string' && (message.type === 'message' ? message.role === 'assistant' : !message.type.endsWith('_output'));
+  typeof message.type === 'string' &&
+  (message.type === 'message' ? message.role === 'assistant' : !message.type.endsWith('_output'));
 
 /** Skeleton names of Responses call items (function and custom calls carry their own). */
-const RESPONSES_CALL_NAMES: Record<string, string | undefined> = { function_call: undefined, custom_tool_call: undefined, shell_call: 'shell', local_shell_call: 'local_shell', apply_patch_call: 'apply_patch', computer_call: 'computer' };
+const RESPONSES_CALL_NAMES: Record<string, string | undefined> = {
+  function_call: undefined,
+  custom_tool_call: undefined,
+  shell_call: 'shell',
+  local_shell_call: 'local_shell',
+  apply_patch_call: 'apply_patch',
+  computer_call: 'computer',
+};
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export interface SeenCall {
   readonly id: string | undefined;
@@ -190,7 +304,9 @@ export function callsOf(message: ProviderMessage, dialect: Dialect): SeenCall[] 
   }
   if (dialect === 'ai-sdk') {
     if (!Array.isArray(message.content)) return [];
-    return message.content.filter((part: any) => part?.type === 'tool-call').map((part: any) => ({ id: part.toolCallId, name: part.toolName }));
+    return message.content
+      .filter((part: any) => part?.type === 'tool-call')
+      .map((part: any) => ({ id: part.toolCallId, name: part.toolName }));
   }
   if (dialect === 'openai') {
     if (!Array.isArray(message.tool_calls)) return [];
@@ -198,26 +314,42 @@ export function callsOf(message: ProviderMessage, dialect: Dialect): SeenCall[] 
   }
   if (dialect === 'anthropic') {
     if (!Array.isArray(message.content)) return [];
-    return message.content.filter((block: any) => block?.type === 'tool_use').map((block: any) => ({ id: block.id, name: block.name }));
+    return message.content
+      .filter((block: any) => block?.type === 'tool_use')
+      .map((block: any) => ({ id: block.id, name: block.name }));
   }
   if (!Array.isArray(message.parts)) return [];
-  return message.parts.filter((part: any) => isRecord(part?.functionCall)).map((part: any) => ({ id: part.functionCall.id, name: part.functionCall.name }));
+  return message.parts
+    .filter((part: any) => isRecord(part?.functionCall))
+    .map((part: any) => ({ id: part.functionCall.id, name: part.functionCall.name }));
 }
 
 /** Tool results a provider message carries, in order (id when the dialect has one, name for Gemini). */
 export function resultsOf(message: ProviderMessage, dialect: Dialect): SeenCall[] {
-  if (dialect === 'openai-responses') return typeof message.type === 'string' && message.type.endsWith('_output') ? [{ id: message.call_id as string | undefined, name: '' }] : [];
+  if (dialect === 'openai-responses')
+    return typeof message.type === 'string' && message.type.endsWith('_output')
+      ? [{ id: message.call_id as string | undefined, name: '' }]
+      : [];
   if (dialect === 'ai-sdk') {
     if (!Array.isArray(message.content)) return [];
-    return message.content.filter((part: any) => part?.type === 'tool-result').map((part: any) => ({ id: part.toolCallId, name: part.toolName }));
+    return message.content
+      .filter((part: any) => part?.type === 'tool-result')
+      .map((part: any) => ({ id: part.toolCallId, name: part.toolName }));
   }
-  if (dialect === 'openai') return message.role === 'tool' ? [{ id: message.tool_call_id as string | undefined, name: String(message.name ?? '') }] : [];
+  if (dialect === 'openai')
+    return message.role === 'tool'
+      ? [{ id: message.tool_call_id as string | undefined, name: String(message.name ?? '') }]
+      : [];
   if (dialect === 'anthropic') {
     if (!Array.isArray(message.content)) return [];
-    return message.content.filter((block: any) => block?.type === 'tool_result').map((block: any) => ({ id: block.tool_use_id, name: '' }));
+    return message.content
+      .filter((block: any) => block?.type === 'tool_result')
+      .map((block: any) => ({ id: block.tool_use_id, name: '' }));
   }
   if (!Array.isArray(message.parts)) return [];
-  return message.parts.filter((part: any) => isRecord(part?.functionResponse)).map((part: any) => ({ id: part.functionResponse.id, name: part.functionResponse.name }));
+  return message.parts
+    .filter((part: any) => isRecord(part?.functionResponse))
+    .map((part: any) => ({ id: part.functionResponse.id, name: part.functionResponse.name }));
 }
 
 /** Plain text of a message's prose (text content / text blocks / text parts), joined by newlines. */
@@ -225,8 +357,16 @@ export function proseOf(message: ProviderMessage): string {
   // Responses items other than messages (reasoning, calls, outputs) have no prose
   if (typeof message.type === 'string' && message.type !== 'message') return '';
   if (typeof message.content === 'string') return message.content;
-  if (Array.isArray(message.content)) return message.content.filter((block: any) => typeof block?.text === 'string' && block.type !== 'reasoning').map((block: any) => block.text).join('\n');
-  if (Array.isArray(message.parts)) return message.parts.filter((part: any) => typeof part?.text === 'string' && part.thought !== true).map((part: any) => part.text).join('\n');
+  if (Array.isArray(message.content))
+    return message.content
+      .filter((block: any) => typeof block?.text === 'string' && block.type !== 'reasoning')
+      .map((block: any) => block.text)
+      .join('\n');
+  if (Array.isArray(message.parts))
+    return message.parts
+      .filter((part: any) => typeof part?.text === 'string' && part.thought !== true)
+      .map((part: any) => part.text)
+      .join('\n');
   return '';
 }
 

@@ -19,7 +19,11 @@ export const GOLDEN_CEILING = 8_000;
 export const GOLDEN_CLOCK_STEP_MS = 20_000;
 
 /** One session of each kind: a SWE-bench agent (msa-ds-chat), a Claude Code console log, a tau-bench airline dialogue. */
-export const GOLDEN_SESSIONS = ['msa-ds-chat-dev-pydicom__pydicom-901', 'claudecode-console-bookminder-day008-s1', 'tau-airline-gpt-4o-task02-trial1'] as const;
+export const GOLDEN_SESSIONS = [
+  'msa-ds-chat-dev-pydicom__pydicom-901',
+  'claudecode-console-bookminder-day008-s1',
+  'tau-airline-gpt-4o-task02-trial1',
+] as const;
 
 export interface GoldenCall {
   readonly call: number;
@@ -57,10 +61,23 @@ export function replayGolden(id: string): GoldenReplay {
     if (messages[index].role !== 'assistant') continue;
     clock += GOLDEN_CLOCK_STEP_MS;
     const outcome = session.prepare(messages.slice(0, index));
-    calls.push({ call: calls.length, historyLength: index, sha256: sha256(JSON.stringify(outcome.messages)), epochReason: outcome.stats.epochReason ?? null });
+    calls.push({
+      call: calls.length,
+      historyLength: index,
+      sha256: sha256(JSON.stringify(outcome.messages)),
+      epochReason: outcome.stats.epochReason ?? null,
+    });
     finalView = outcome.messages;
   }
-  return { id, corpusFile: relative(REPO_ROOT, fixturePath(id)), pressureCeiling: GOLDEN_CEILING, clockStepMs: GOLDEN_CLOCK_STEP_MS, counter: 'gpt-tokenizer o200k_base', calls, finalView: JSON.parse(JSON.stringify(finalView)) };
+  return {
+    id,
+    corpusFile: relative(REPO_ROOT, fixturePath(id)),
+    pressureCeiling: GOLDEN_CEILING,
+    clockStepMs: GOLDEN_CLOCK_STEP_MS,
+    counter: 'gpt-tokenizer o200k_base',
+    calls,
+    finalView: JSON.parse(JSON.stringify(finalView)),
+  };
 }
 
 export function readGolden(id: string): GoldenReplay | undefined {

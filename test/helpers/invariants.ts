@@ -4,9 +4,19 @@
  * every fold block, folds smaller than what they replace, and the latest instruction present.
  */
 import { FOLD_ACKNOWLEDGEMENT } from '../../src/fold/index.ts';
-import { type FoldOutcome, type TokenCounter } from '../../src/index.ts';
+import type { FoldOutcome, TokenCounter } from '../../src/index.ts';
 import { isInstruction, proseOf, type Dialect, type ProviderMessage } from './dialects.ts';
-import { closetValues, foldBlocks, keyProblems, pairingProblems, skeletonProblems, stringLeaves, syntheticText, textOf, viewTokens } from './view-checks.ts';
+import {
+  closetValues,
+  foldBlocks,
+  keyProblems,
+  pairingProblems,
+  skeletonProblems,
+  stringLeaves,
+  syntheticText,
+  textOf,
+  viewTokens,
+} from './view-checks.ts';
 
 export interface ViewCheckContext {
   readonly dialect: Dialect;
@@ -66,7 +76,9 @@ export function viewProblems(outcome: FoldOutcome, context: ViewCheckContext): P
     report('tool pairing valid and no leaked fields', [`the view does not read back as a history: ${String(error)}`]);
   }
   if (tokens > ceiling)
-    report('view at or under the ceiling', [`view is ${tokens} tokens, over the ceiling of ${ceiling} (stats: ${outcome.stats.viewTokens} tokens, ${outcome.stats.clippedMessages} clipped, sealedBoundary ${outcome.sealedBoundary}, reason ${outcome.stats.epochReason ?? 'reuse'})`]);
+    report('view at or under the ceiling', [
+      `view is ${tokens} tokens, over the ceiling of ${ceiling} (stats: ${outcome.stats.viewTokens} tokens, ${outcome.stats.clippedMessages} clipped, sealedBoundary ${outcome.sealedBoundary}, reason ${outcome.stats.epochReason ?? 'reuse'})`,
+    ]);
 
   report('tool pairing valid and no leaked fields', [...pairingProblems(view, dialect), ...keyProblems(view, dialect)]);
   if (context.rawJson) {
@@ -74,19 +86,30 @@ export function viewProblems(outcome: FoldOutcome, context: ViewCheckContext): P
     view.forEach((message, i) => {
       if (syntheticText(message) !== undefined || proseOf(message) === FOLD_ACKNOWLEDGEMENT) return;
       const json = JSON.stringify(message);
-      if (!context.rawJson?.has(json) && !json.includes('[warpfold clipped')) report('tool pairing valid and no leaked fields', [`view[${i}] is neither synthetic nor a raw message: ${json.slice(0, 160)}`]);
+      if (!context.rawJson?.has(json) && !json.includes('[warpfold clipped'))
+        report('tool pairing valid and no leaked fields', [
+          `view[${i}] is neither synthetic nor a raw message: ${json.slice(0, 160)}`,
+        ]);
     });
   }
 
   const blocks = foldBlocks(view);
   if (blocks.length !== outcome.stats.bands)
-    report('every folded tool call has a skeleton line', [`the view holds ${outcome.stats.bands} band(s) but ${blocks.length} fold header(s) parse: did the header format change? (test/helpers/view-checks.ts FOLD_HEADER)`]);
+    report('every folded tool call has a skeleton line', [
+      `the view holds ${outcome.stats.bands} band(s) but ${blocks.length} fold header(s) parse: did the header format change? (test/helpers/view-checks.ts FOLD_HEADER)`,
+    ]);
   for (const block of blocks) {
     report('every folded tool call has a skeleton line', skeletonProblems(block, history, dialect));
     const raw = context.rawTokens.slice(block.start, block.end).reduce((sum, value) => sum + value, 0);
-    if (raw !== block.rawTokens) report('a fold is smaller than what it replaces', [`fold of raw messages [${block.start}, ${block.end}) claims ${block.rawTokens} tokens folded, the raw messages are ${raw}`]);
+    if (raw !== block.rawTokens)
+      report('a fold is smaller than what it replaces', [
+        `fold of raw messages [${block.start}, ${block.end}) claims ${block.rawTokens} tokens folded, the raw messages are ${raw}`,
+      ]);
     const folded = viewTokens([view[block.viewIndex]], countTokens);
-    if (folded >= raw) report('a fold is smaller than what it replaces', [`fold of raw messages [${block.start}, ${block.end}) is ${folded} tokens, not smaller than the ${raw} it replaces`]);
+    if (folded >= raw)
+      report('a fold is smaller than what it replaces', [
+        `fold of raw messages [${block.start}, ${block.end}) is ${folded} tokens, not smaller than the ${raw} it replaces`,
+      ]);
   }
 
   let rawText: string | undefined;
@@ -95,7 +118,10 @@ export function viewProblems(outcome: FoldOutcome, context: ViewCheckContext): P
     if (!text) continue;
     for (const value of closetValues(text)) {
       rawText ??= context.rawText();
-      if (!rawText.includes(value)) report('closet values occur verbatim in the raw history', [`closet value ${JSON.stringify(value)} does not occur in the raw history`]);
+      if (!rawText.includes(value))
+        report('closet values occur verbatim in the raw history', [
+          `closet value ${JSON.stringify(value)} does not occur in the raw history`,
+        ]);
     }
   }
 
@@ -105,7 +131,9 @@ export function viewProblems(outcome: FoldOutcome, context: ViewCheckContext): P
     for (const line of instruction.split('\n')) {
       const wanted = line.trim();
       if (wanted && !viewText.includes(wanted))
-        report('latest instruction present', [`latest instruction line ${JSON.stringify(wanted.slice(0, 80))} is missing from the view (${outcome.stats.clippedMessages} clipped, ${outcome.stats.bands} band(s), reason ${outcome.stats.epochReason ?? 'reuse'})`]);
+        report('latest instruction present', [
+          `latest instruction line ${JSON.stringify(wanted.slice(0, 80))} is missing from the view (${outcome.stats.clippedMessages} clipped, ${outcome.stats.bands} band(s), reason ${outcome.stats.epochReason ?? 'reuse'})`,
+        ]);
     }
   }
   return problems;

@@ -6,7 +6,13 @@
 import fc from 'fast-check';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { ALWAYS_ON_FOLD_CONFIG, estimateTokens } from '../../src/fold/index.ts';
-import { FoldSession, type FoldOutcome, type FoldPrepareOptions, type FoldSessionOptions, type TokenCounter } from '../../src/index.ts';
+import {
+  FoldSession,
+  type FoldOutcome,
+  type FoldPrepareOptions,
+  type FoldSessionOptions,
+  type TokenCounter,
+} from '../../src/index.ts';
 import { arbitraryHistory, type ScriptShape } from './arbitraries.ts';
 import { callsOf, resultsOf, type Dialect, type ProviderMessage } from './dialects.ts';
 import { ManualClock, preparePoints } from './drive.ts';
@@ -24,16 +30,28 @@ export function scenario(dialect: Dialect, shape: ScriptShape = DEFAULT_SHAPE) {
     counter: fc.constantFrom<'o200k' | 'estimate'>('o200k', 'estimate'),
     alwaysOn: fc.boolean(),
     // mostly warm (seconds apart), sometimes past the 5-minute cache TTL
-    clockSteps: fc.array(fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1_000, max: 60_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 300_001, max: 1_800_000 }) }), { minLength: 1, maxLength: 16 }),
+    clockSteps: fc.array(
+      fc.oneof(
+        { weight: 6, arbitrary: fc.integer({ min: 1_000, max: 60_000 }) },
+        { weight: 1, arbitrary: fc.integer({ min: 300_001, max: 1_800_000 }) },
+      ),
+      { minLength: 1, maxLength: 16 },
+    ),
     // the twin session gets a fresh structured clone on every call (a worker parsing JSON) or one clone reused
     cloneEachCall: fc.boolean(),
     // the host reports what the provider counted for the previous prompt
     telemetry: fc.boolean(),
     restoreEvery: fc.integer({ min: 2, max: 7 }),
     // the host asks for a hard epoch every n calls (0: never)
-    hardEpochEvery: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 3, max: 12 }) }),
+    hardEpochEvery: fc.oneof(
+      { weight: 3, arbitrary: fc.constant(0) },
+      { weight: 1, arbitrary: fc.integer({ min: 3, max: 12 }) },
+    ),
     // the host attaches warpfold mid-session: the first prepare already sees this many assistant turns
-    skipCalls: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 30 }) }),
+    skipCalls: fc.oneof(
+      { weight: 3, arbitrary: fc.constant(0) },
+      { weight: 1, arbitrary: fc.integer({ min: 1, max: 30 }) },
+    ),
   });
 }
 
@@ -58,8 +76,13 @@ function firstDifference(actual: string, expected: string): string | undefined {
 
 function thrown(error: unknown): { invariant: Invariant; detail: string } {
   // a write into the deep-frozen input throws a TypeError in strict-mode code
-  const frozenWrite = error instanceof TypeError && /read.only|not extensible|frozen|Cannot (assign|add|delete|define)/i.test(error.message);
-  return { invariant: frozenWrite ? 'input never mutated' : 'valid input never throws', detail: `prepare threw ${String(error)}` };
+  const frozenWrite =
+    error instanceof TypeError &&
+    /read.only|not extensible|frozen|Cannot (assign|add|delete|define)/i.test(error.message);
+  return {
+    invariant: frozenWrite ? 'input never mutated' : 'valid input never throws',
+    detail: `prepare threw ${String(error)}`,
+  };
 }
 
 /** Drives the sessions over the history; returns every problem found (tagged with its call) and the paths covered. */
@@ -70,7 +93,12 @@ export function run(dialect: Dialect, input: Scenario): RunResult {
   const before = JSON.stringify(history);
   const twinHistory = structuredClone(generated.history) as ProviderMessage[];
   const clock = new ManualClock();
-  const options: FoldSessionOptions = { pressureCeiling: ceiling, countTokens, now: clock.now, ...(input.alwaysOn ? { foldConfig: ALWAYS_ON_FOLD_CONFIG } : {}) };
+  const options: FoldSessionOptions = {
+    pressureCeiling: ceiling,
+    countTokens,
+    now: clock.now,
+    ...(input.alwaysOn ? { foldConfig: ALWAYS_ON_FOLD_CONFIG } : {}),
+  };
   const session = new FoldSession(options);
   const twin = new FoldSession(options);
   const rawTokens = messageTokens(history, countTokens);
@@ -88,7 +116,8 @@ export function run(dialect: Dialect, input: Scenario): RunResult {
     const point = points[call];
     clock.advance(input.clockSteps[call % input.clockSteps.length]);
     const where = `call ${call} (history length ${point})`;
-    const report = (invariant: Invariant, detail: string | undefined) => detail && problems.push({ invariant, detail: `${where}: ${detail}` });
+    const report = (invariant: Invariant, detail: string | undefined) =>
+      detail && problems.push({ invariant, detail: `${where}: ${detail}` });
     const slice = history.slice(0, point);
     const prepareOptions: FoldPrepareOptions = {
       ...(measured === undefined ? {} : { measuredInputTokens: measured }),
@@ -98,7 +127,9 @@ export function run(dialect: Dialect, input: Scenario): RunResult {
     let twinOutcome: FoldOutcome;
     try {
       outcome = session.prepare(slice, prepareOptions);
-      const twinSlice = input.cloneEachCall ? (structuredClone(twinHistory.slice(0, point)) as ProviderMessage[]) : twinHistory.slice(0, point);
+      const twinSlice = input.cloneEachCall
+        ? (structuredClone(twinHistory.slice(0, point)) as ProviderMessage[])
+        : twinHistory.slice(0, point);
       twinOutcome = twin.prepare(twinSlice, prepareOptions);
     } catch (error) {
       const { invariant, detail } = thrown(error);
@@ -115,49 +146,89 @@ export function run(dialect: Dialect, input: Scenario): RunResult {
     if (restored) {
       try {
         const restoredDifference = firstDifference(JSON.stringify(restored.prepare(slice, prepareOptions)), bytes);
-        if (restoredDifference) report('restorable from a snapshot', `restored session's outcome ${restoredDifference}`);
+        if (restoredDifference)
+          report('restorable from a snapshot', `restored session's outcome ${restoredDifference}`);
         coverage.add('restored');
       } catch (error) {
         report('restorable from a snapshot', `restored session threw ${String(error)}`);
       }
       restored = undefined;
     }
-    if (call % input.restoreEvery === input.restoreEvery - 1) restored = new FoldSession({ ...options, restoredState: session.snapshot() });
+    if (call % input.restoreEvery === input.restoreEvery - 1)
+      restored = new FoldSession({ ...options, restoredState: session.snapshot() });
 
     // cache: a hot call keeps the sealed prefix, and the previous view, byte for byte
     if (outcome.cacheHot && previous) {
       const boundary = outcome.sealedBoundary;
       if (boundary !== null) coverage.add('hot reuse of a sealed prefix');
-      if (boundary !== previous.sealedBoundary) report('sealed prefix byte-stable while cache-hot', `hot call moved the sealed boundary from ${previous.sealedBoundary} to ${boundary}`);
+      if (boundary !== previous.sealedBoundary)
+        report(
+          'sealed prefix byte-stable while cache-hot',
+          `hot call moved the sealed boundary from ${previous.sealedBoundary} to ${boundary}`,
+        );
       const end = (boundary ?? -1) + 1;
-      const sealed = firstDifference(JSON.stringify(outcome.messages.slice(0, end)), JSON.stringify(previous.messages.slice(0, end)));
+      const sealed = firstDifference(
+        JSON.stringify(outcome.messages.slice(0, end)),
+        JSON.stringify(previous.messages.slice(0, end)),
+      );
       if (sealed) report('sealed prefix byte-stable while cache-hot', `hot call changed the sealed prefix: ${sealed}`);
-      const whole = firstDifference(JSON.stringify(outcome.messages.slice(0, previous.messages.length)), JSON.stringify(previous.messages));
+      const whole = firstDifference(
+        JSON.stringify(outcome.messages.slice(0, previous.messages.length)),
+        JSON.stringify(previous.messages),
+      );
       if (whole) report('sealed prefix byte-stable while cache-hot', `hot call changed the previous view: ${whole}`);
     }
 
-    for (const problem of viewProblems(outcome, { dialect, history: slice, ceiling, countTokens, rawTokens, rawText: () => rawText(point), rawJson })) report(problem.invariant, problem.detail);
+    for (const problem of viewProblems(outcome, {
+      dialect,
+      history: slice,
+      ceiling,
+      countTokens,
+      rawTokens,
+      rawText: () => rawText(point),
+      rawJson,
+    }))
+      report(problem.invariant, problem.detail);
 
     if (outcome.stats.epochReason) coverage.add(`epoch: ${outcome.stats.epochReason}`);
     if (outcome.stats.merged) coverage.add('merged bands');
     if (outcome.stats.bands > 1) coverage.add('several bands');
     if (outcome.stats.clippedMessages > 0) coverage.add('clipped tail');
-    if (outcome.messages.some((message) => callsOf(message as ProviderMessage, dialect).length > 0 && JSON.stringify(message).includes('[warpfold clipped'))) coverage.add('clipped call in the tail');
+    if (
+      outcome.messages.some(
+        (message) =>
+          callsOf(message as ProviderMessage, dialect).length > 0 &&
+          JSON.stringify(message).includes('[warpfold clipped'),
+      )
+    )
+      coverage.add('clipped call in the tail');
     for (const block of foldBlocks(outcome.messages as ProviderMessage[])) {
       if (/^▸ (?!\d+ (earlier )?tool calls)/m.test(block.text)) coverage.add('fold with skeleton lines');
       if (/^▸ \d+ (earlier )?tool calls/m.test(block.text)) coverage.add('fold with an omitted-calls line');
       if (closetValues(block.text).length) coverage.add('fold with a closet line');
     }
     const view = outcome.messages as ProviderMessage[];
-    if (view.some((message) => message.type === 'reasoning' && typeof message.encrypted_content === 'string')) coverage.add('encrypted reasoning item in the view');
-    if (view.some((message) => Array.isArray(message.content) && message.content.some((part: { providerOptions?: unknown }) => part?.providerOptions !== undefined))) coverage.add('providerOptions in the view');
+    if (view.some((message) => message.type === 'reasoning' && typeof message.encrypted_content === 'string'))
+      coverage.add('encrypted reasoning item in the view');
+    if (
+      view.some(
+        (message) =>
+          Array.isArray(message.content) &&
+          message.content.some((part: { providerOptions?: unknown }) => part?.providerOptions !== undefined),
+      )
+    )
+      coverage.add('providerOptions in the view');
     const last = slice[slice.length - 1];
-    if (last && callsOf(last, dialect).length && !resultsOf(last, dialect).length) coverage.add('pending call at the end');
+    if (last && callsOf(last, dialect).length && !resultsOf(last, dialect).length)
+      coverage.add('pending call at the end');
 
     // a host reports what the provider counted for this prompt: o200k plus a little framing per message
-    measured = input.telemetry ? viewTokens(outcome.messages as ProviderMessage[], o200k) + 3 * outcome.messages.length : undefined;
+    measured = input.telemetry
+      ? viewTokens(outcome.messages as ProviderMessage[], o200k) + 3 * outcome.messages.length
+      : undefined;
     previous = outcome;
   }
-  if (JSON.stringify(history) !== before) problems.push({ invariant: 'input never mutated', detail: 'the input history was changed' });
+  if (JSON.stringify(history) !== before)
+    problems.push({ invariant: 'input never mutated', detail: 'the input history was changed' });
   return { problems, coverage };
 }

@@ -13,7 +13,8 @@ const hash = (text: string) => createHash('sha1').update(text).digest('hex');
 
 type Block = Record<string, unknown>;
 const withoutCacheControl = ({ cache_control: _ignored, ...rest }: Block) => rest;
-const blocksOf = (content: unknown): Block[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : (content as Block[]));
+const blocksOf = (content: unknown): Block[] =>
+  typeof content === 'string' ? [{ type: 'text', text: content }] : (content as Block[]);
 
 /**
  * Prompt-cache accounting the way Anthropic describes it: prefixes are written at `cache_control`
@@ -23,11 +24,22 @@ const blocksOf = (content: unknown): Block[] => (typeof content === 'string' ? [
 export class AnthropicCacheSimulator {
   private readonly written = new Set<string>();
 
-  usage(request: { tools?: Block[]; system?: string | Block[]; messages: Array<{ role: string; content: unknown }> }): { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number } {
+  usage(request: { tools?: Block[]; system?: string | Block[]; messages: Array<{ role: string; content: unknown }> }): {
+    input_tokens: number;
+    cache_read_input_tokens: number;
+    cache_creation_input_tokens: number;
+  } {
     const segments: Array<{ text: string; marked: boolean }> = [];
-    for (const tool of request.tools ?? []) segments.push({ text: JSON.stringify(withoutCacheControl(tool)), marked: tool.cache_control !== undefined });
-    for (const block of request.system === undefined ? [] : blocksOf(request.system)) segments.push({ text: JSON.stringify(withoutCacheControl(block)), marked: block.cache_control !== undefined });
-    for (const message of request.messages) for (const block of blocksOf(message.content)) segments.push({ text: message.role + JSON.stringify(withoutCacheControl(block)), marked: block.cache_control !== undefined });
+    for (const tool of request.tools ?? [])
+      segments.push({ text: JSON.stringify(withoutCacheControl(tool)), marked: tool.cache_control !== undefined });
+    for (const block of request.system === undefined ? [] : blocksOf(request.system))
+      segments.push({ text: JSON.stringify(withoutCacheControl(block)), marked: block.cache_control !== undefined });
+    for (const message of request.messages)
+      for (const block of blocksOf(message.content))
+        segments.push({
+          text: message.role + JSON.stringify(withoutCacheControl(block)),
+          marked: block.cache_control !== undefined,
+        });
     const prefixHashes: string[] = [];
     const prefixTokens: number[] = [];
     let text = '';
@@ -39,7 +51,9 @@ export class AnthropicCacheSimulator {
     const total = tokens(text.length);
     const breakpoints = segments.flatMap((segment, index) => (segment.marked ? [index] : []));
     let read = 0;
-    for (const at of breakpoints) for (let back = at; back >= Math.max(0, at - ANTHROPIC_LOOKBACK_BLOCKS); back--) if (this.written.has(prefixHashes[back])) read = Math.max(read, prefixTokens[back]);
+    for (const at of breakpoints)
+      for (let back = at; back >= Math.max(0, at - ANTHROPIC_LOOKBACK_BLOCKS); back--)
+        if (this.written.has(prefixHashes[back])) read = Math.max(read, prefixTokens[back]);
     const last = breakpoints.length === 0 ? -1 : breakpoints[breakpoints.length - 1];
     const write = last < 0 ? 0 : Math.max(0, prefixTokens[last] - read);
     for (const at of breakpoints) this.written.add(prefixHashes[at]);
@@ -62,7 +76,8 @@ export class OpenAICacheSimulator {
     }
     this.seen.push(text);
     const sharedTokens = Math.floor(shared / CHARS_PER_TOKEN);
-    const cached = sharedTokens < OPENAI_MIN_CACHED ? 0 : Math.floor(sharedTokens / OPENAI_CACHE_STEP) * OPENAI_CACHE_STEP;
+    const cached =
+      sharedTokens < OPENAI_MIN_CACHED ? 0 : Math.floor(sharedTokens / OPENAI_CACHE_STEP) * OPENAI_CACHE_STEP;
     return { prompt_tokens: tokens(text.length), cached_tokens: cached };
   }
 }

@@ -15,20 +15,29 @@ export interface ProviderServer {
   close(): Promise<void>;
 }
 
-export async function startProviderServer(respond: (request: RecordedRequest, index: number) => unknown): Promise<ProviderServer> {
+export async function startProviderServer(
+  respond: (request: RecordedRequest, index: number) => unknown,
+): Promise<ProviderServer> {
   const requests: RecordedRequest[] = [];
   const server: Server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const recorded: RecordedRequest = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', headers: incoming.headers, body: text === '' ? null : JSON.parse(text) };
+      const recorded: RecordedRequest = {
+        method: incoming.method ?? 'GET',
+        url: incoming.url ?? '/',
+        headers: incoming.headers,
+        body: text === '' ? null : JSON.parse(text),
+      };
       requests.push(recorded);
       let answer: unknown;
       try {
         answer = respond(recorded, requests.length - 1);
       } catch (error) {
-        outgoing.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: String(error) } }));
+        outgoing
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: String(error) } }));
         return;
       }
       outgoing.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));

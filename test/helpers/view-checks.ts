@@ -5,9 +5,18 @@
  * engine's own transcript reader so the two can never disagree on what a message "is").
  */
 import { Transcript, type TokenCounter } from '../../src/messages/index.ts';
-import { callsOf, isAssistant, isResponsesStepItem, proseOf, resultsOf, type Dialect, type ProviderMessage } from './dialects.ts';
+import {
+  callsOf,
+  isAssistant,
+  isResponsesStepItem,
+  proseOf,
+  resultsOf,
+  type Dialect,
+  type ProviderMessage,
+} from './dialects.ts';
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 // ── input safety ─────────────────────────────────────────────────────────────────────────
 
@@ -81,7 +90,14 @@ export function foldBlocks(view: readonly ProviderMessage[]): FoldBlock[] {
   view.forEach((message, viewIndex) => {
     const text = syntheticText(message);
     const match = text ? FOLD_HEADER.exec(text) : null;
-    if (text && match) blocks.push({ start: Number(match[1]) - 1, end: Number(match[2]), rawTokens: Number(match[3].replace(/,/g, '')), text, viewIndex });
+    if (text && match)
+      blocks.push({
+        start: Number(match[1]) - 1,
+        end: Number(match[2]),
+        rawTokens: Number(match[3].replace(/,/g, '')),
+        text,
+        viewIndex,
+      });
   });
   return blocks;
 }
@@ -143,11 +159,15 @@ export function skeletonProblems(block: FoldBlock, history: readonly ProviderMes
     next = found + 1;
   }
   for (let i = next; i < calls.length; i++) left.set(calls[i].name, (left.get(calls[i].name) ?? 0) + 1);
-  if (shown.length + omitted !== calls.length) problems.push(`${where}: ${calls.length} tool calls but ${shown.length} skeleton lines + ${omitted} counted as omitted`);
-  else if (omittedNames && omittedNames.size) {
+  if (shown.length + omitted !== calls.length)
+    problems.push(
+      `${where}: ${calls.length} tool calls but ${shown.length} skeleton lines + ${omitted} counted as omitted`,
+    );
+  else if (omittedNames?.size) {
     const expected = JSON.stringify([...left].sort());
     const actual = JSON.stringify([...omittedNames].sort());
-    if (expected !== actual) problems.push(`${where}: omitted-calls line counts ${actual}, but the calls without a line are ${expected}`);
+    if (expected !== actual)
+      problems.push(`${where}: omitted-calls line counts ${actual}, but the calls without a line are ${expected}`);
   }
   return problems;
 }
@@ -169,7 +189,17 @@ const ANTHROPIC_BLOCK_KEYS: Record<string, Set<string>> = {
   search_result: new Set(['type', 'source', 'title', 'content', 'citations', 'cache_control']),
 };
 const GEMINI_MESSAGE_KEYS = new Set(['role', 'parts']);
-const GEMINI_PART_KEYS = new Set(['text', 'thought', 'thoughtSignature', 'functionCall', 'functionResponse', 'inlineData', 'fileData', 'executableCode', 'codeExecutionResult']);
+const GEMINI_PART_KEYS = new Set([
+  'text',
+  'thought',
+  'thoughtSignature',
+  'functionCall',
+  'functionResponse',
+  'inlineData',
+  'fileData',
+  'executableCode',
+  'codeExecutionResult',
+]);
 // Responses input items, from the openai package's ResponseInputItem types
 const RESPONSES_ITEM_KEYS: Record<string, Set<string>> = {
   message: new Set(['type', 'id', 'role', 'content', 'status', 'phase']),
@@ -234,7 +264,8 @@ function modelMessageProblems(message: ProviderMessage, report: (what: string) =
     const allowed = MODEL_PART_KEYS[String(part?.type)];
     if (!allowed) report(`unexpected part type ${JSON.stringify(part?.type)}`);
     else for (const key of extraKeys(part, allowed)) report(`unexpected ${String(part.type)} key ${key}`);
-    if (part?.type === 'tool-result' && !MODEL_OUTPUT_TYPES.has(String((part.output as Record<string, unknown>)?.type))) report(`tool-result output type ${JSON.stringify((part.output as Record<string, unknown>)?.type)}`);
+    if (part?.type === 'tool-result' && !MODEL_OUTPUT_TYPES.has(String((part.output as Record<string, unknown>)?.type)))
+      report(`tool-result output type ${JSON.stringify((part.output as Record<string, unknown>)?.type)}`);
   }
 }
 
@@ -255,7 +286,8 @@ export function keyProblems(view: readonly ProviderMessage[], dialect: Dialect):
       if (Array.isArray(message.tool_calls))
         for (const call of message.tool_calls) {
           for (const key of extraKeys(call, OPENAI_CALL_KEYS)) report(`unexpected tool_calls key ${key}`);
-          for (const key of extraKeys((call as Record<string, unknown>).function, OPENAI_FUNCTION_KEYS)) report(`unexpected function key ${key}`);
+          for (const key of extraKeys((call as Record<string, unknown>).function, OPENAI_FUNCTION_KEYS))
+            report(`unexpected function key ${key}`);
         }
     } else if (dialect === 'anthropic') {
       for (const key of extraKeys(message, ANTHROPIC_MESSAGE_KEYS)) report(`unexpected key ${key}`);
@@ -269,7 +301,9 @@ export function keyProblems(view: readonly ProviderMessage[], dialect: Dialect):
     } else {
       for (const key of extraKeys(message, GEMINI_MESSAGE_KEYS)) report(`unexpected key ${key}`);
       if (!Array.isArray(message.parts)) report('parts is not an array');
-      else for (const part of message.parts) for (const key of extraKeys(part, GEMINI_PART_KEYS)) report(`unexpected part key ${key}`);
+      else
+        for (const part of message.parts)
+          for (const key of extraKeys(part, GEMINI_PART_KEYS)) report(`unexpected part key ${key}`);
     }
   });
   return problems;
@@ -288,9 +322,15 @@ export function pairingProblems(view: readonly ProviderMessage[], dialect: Diale
   const closeOne = (result: { id: string | undefined; name: string }, i: number) => {
     const byId = result.id !== undefined && result.id !== '' ? open.findIndex((call) => call.id === result.id) : -1;
     // Gemini may pair by name when ids are absent
-    const byName = byId < 0 && dialect === 'gemini' && (result.id === undefined || result.id === '') ? open.findIndex((call) => call.name === result.name) : -1;
+    const byName =
+      byId < 0 && dialect === 'gemini' && (result.id === undefined || result.id === '')
+        ? open.findIndex((call) => call.name === result.name)
+        : -1;
     const at = byId >= 0 ? byId : byName;
-    if (at < 0) problems.push(`view[${i}]: result ${JSON.stringify(result.id ?? result.name)} answers no call of view[${openAt}]`);
+    if (at < 0)
+      problems.push(
+        `view[${i}]: result ${JSON.stringify(result.id ?? result.name)} answers no call of view[${openAt}]`,
+      );
     else open.splice(at, 1);
   };
   view.forEach((message, i) => {
@@ -301,10 +341,12 @@ export function pairingProblems(view: readonly ProviderMessage[], dialect: Diale
       for (const result of results) closeOne(result, i);
       const onlyResults = dialect === 'openai' ? true : proseOf(message).trim() === '';
       if (!onlyResults) problems.push(`view[${i}]: results mixed with text`);
-      if (dialect === 'ai-sdk' && message.role !== 'tool') problems.push(`view[${i}]: tool results on a ${String(message.role)} message`);
+      if (dialect === 'ai-sdk' && message.role !== 'tool')
+        problems.push(`view[${i}]: tool results on a ${String(message.role)} message`);
       if (dialect !== 'openai') {
         // Anthropic and Gemini answer a whole step in the one message after it
-        if (open.length) problems.push(`view[${i}]: ${open.length} call(s) of view[${openAt}] left unanswered by its result message`);
+        if (open.length)
+          problems.push(`view[${i}]: ${open.length} call(s) of view[${openAt}] left unanswered by its result message`);
         open = [];
         openAt = -1;
       }
@@ -334,7 +376,8 @@ function responsesPairingProblems(view: readonly ProviderMessage[]): string[] {
   let openAt = -1;
   view.forEach((item, i) => {
     const results = resultsOf(item, 'openai-responses');
-    if (item.type === 'reasoning' && i + 1 < view.length && !isResponsesStepItem(view[i + 1])) problems.push(`view[${i}]: reasoning item not followed by an item of its step`);
+    if (item.type === 'reasoning' && i + 1 < view.length && !isResponsesStepItem(view[i + 1]))
+      problems.push(`view[${i}]: reasoning item not followed by an item of its step`);
     if (results.length) {
       for (const result of results) {
         const at = open.findIndex((call) => call.id === result.id);

@@ -17,7 +17,9 @@ export function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -64,12 +66,37 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
   const port = options.port ?? (await freePort());
   const inspectorPort = await freePort();
   const vars = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
-  const args = [WRANGLER, 'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-ip', '127.0.0.1', '--inspector-port', String(inspectorPort), '--persist-to', options.persistTo, '--env-file', options.envFile, '--show-interactive-dev-session=false', '--log-level', 'warn', ...vars];
+  const args = [
+    WRANGLER,
+    'dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--inspector-ip',
+    '127.0.0.1',
+    '--inspector-port',
+    String(inspectorPort),
+    '--persist-to',
+    options.persistTo,
+    '--env-file',
+    options.envFile,
+    '--show-interactive-dev-session=false',
+    '--log-level',
+    'warn',
+    ...vars,
+  ];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', NO_COLOR: '1', CI: '1' },
+    env: {
+      ...process.env,
+      WRANGLER_SEND_METRICS: 'false',
+      CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+      NO_COLOR: '1',
+      CI: '1',
+    },
   });
   running.add(child);
   let output = '';

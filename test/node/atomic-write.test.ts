@@ -2,7 +2,13 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DRY_RUN_SUFFIX, writeClaudeCodeSessionFile, writeCodexRolloutFile, writeFileAtomic, writeGeminiCliChatFile } from '../../src/node/index.ts';
+import {
+  DRY_RUN_SUFFIX,
+  writeClaudeCodeSessionFile,
+  writeCodexRolloutFile,
+  writeFileAtomic,
+  writeGeminiCliChatFile,
+} from '../../src/node/index.ts';
 import { buildCodexSeedItems } from '../../src/providers/codex-cli/index.ts';
 import { readClaudeCodeJsonl, readCodexRolloutJsonl, readGeminiCliChat } from '../../src/transcripts/index.ts';
 
@@ -60,15 +66,23 @@ describe('writeFileAtomic', () => {
     await expect(writeFileAtomic(blocked, 'folded\n')).rejects.toThrow();
     expect(readdirSync(directory).sort()).toEqual(['blocked', 'session.jsonl']);
     expect(readFileSync(path, 'utf8')).toBe('raw\n');
-    await expect(writeFileAtomic(path, 'x', { mode: 'later' as never })).rejects.toThrow(/mode must be 'write' or 'dry-run', got "later"/);
-    await expect(writeFileAtomic(path, 'x', { mode: 'later' as never })).rejects.toMatchObject({ name: 'FoldOptionsError', field: 'mode' });
+    await expect(writeFileAtomic(path, 'x', { mode: 'later' as never })).rejects.toThrow(
+      /mode must be 'write' or 'dry-run', got "later"/,
+    );
+    await expect(writeFileAtomic(path, 'x', { mode: 'later' as never })).rejects.toMatchObject({
+      name: 'FoldOptionsError',
+      field: 'mode',
+    });
   });
 });
 
 describe('the three CLI writers', () => {
   it('writes a Claude Code session where Claude Code keeps it', async () => {
     const claudeHome = join(scratch(), '.claude');
-    const messages = [{ role: 'user', content: 'hi' }, { role: 'assistant', content: [{ type: 'text', text: 'hello' }] }];
+    const messages = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: [{ type: 'text', text: 'hello' }] },
+    ];
     const result = await writeClaudeCodeSessionFile({ claudeHome, cwd: '/work/app', sessionId: 's-1', messages, now });
     expect(result.path).toBe(join(claudeHome, 'projects', '-work-app', 's-1.jsonl'));
     expect(readClaudeCodeJsonl(readFileSync(result.path, 'utf8')).messages).toEqual(messages);
@@ -76,14 +90,26 @@ describe('the three CLI writers', () => {
 
   it('writes a Codex rollout holding a seed', async () => {
     const path = join(scratch(), 'rollout-2026-12-01T10-00-00-s.jsonl');
-    const items = buildCodexSeedItems([{ role: 'user', text: 'seed' }, { role: 'assistant', text: 'ok' }]);
+    const items = buildCodexSeedItems([
+      { role: 'user', text: 'seed' },
+      { role: 'assistant', text: 'ok' },
+    ]);
     await writeCodexRolloutFile({ path, sessionId: 's', cwd: '/w', items, now });
-    expect(readCodexRolloutJsonl(readFileSync(path, 'utf8')).messages).toEqual([{ role: 'user', content: 'seed' }, { role: 'assistant', content: 'ok' }]);
+    expect(readCodexRolloutJsonl(readFileSync(path, 'utf8')).messages).toEqual([
+      { role: 'user', content: 'seed' },
+      { role: 'assistant', content: 'ok' },
+    ]);
   });
 
   it('rewrites a Gemini CLI chat file in place, with a backup', async () => {
     const path = join(scratch(), 'session-2026-12-01T10-00-abcd1234.jsonl');
-    const original = [{ sessionId: 'abcd1234-0000', projectHash: 'h', startTime: 't', lastUpdated: 't' }, { id: 'u1', timestamp: 't', type: 'user', content: 'hi' }].map((line) => JSON.stringify(line)).join('\n') + '\n';
+    const original =
+      [
+        { sessionId: 'abcd1234-0000', projectHash: 'h', startTime: 't', lastUpdated: 't' },
+        { id: 'u1', timestamp: 't', type: 'user', content: 'hi' },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n') + '\n';
     writeFileSync(path, original);
     const contents = [{ role: 'user', parts: [{ text: '[warpfold fold · messages 1–1]' }] }];
     const result = await writeGeminiCliChatFile({ path, contents, now, backup: true });

@@ -16,12 +16,23 @@ const scratch = () => {
 afterEach(() => {
   for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
-const starts = (log: string) => readFileSync(log, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
+const starts = (log: string) =>
+  readFileSync(log, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 
 describe('ClaudeCliFoldLoop against the stand-in claude', () => {
   it('learns the session id, folds when measured usage reaches the budget, and resumes on the folded file', async () => {
     const { claudeHome, cwd, log } = scratch();
-    const loop = new ClaudeCliFoldLoop({ executable: standIn, cwd, claudeHome, foldAtTokens: 6_000, env: { ...process.env, STAND_IN_LOG: log, STAND_IN_OUTPUT_LINES: '40' }, now: () => 1_764_583_200_000 });
+    const loop = new ClaudeCliFoldLoop({
+      executable: standIn,
+      cwd,
+      claudeHome,
+      foldAtTokens: 6_000,
+      env: { ...process.env, STAND_IN_LOG: log, STAND_IN_OUTPUT_LINES: '40' },
+      now: () => 1_764_583_200_000,
+    });
     const measured: number[] = [];
     let foldTurn = -1;
     let sawFoldAfterResume = false;
@@ -37,7 +48,9 @@ describe('ClaudeCliFoldLoop against the stand-in claude', () => {
       await loop.close();
     }
     expect(loop.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(loop.sessionFile).toBe(join(claudeHome, 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-'), `${loop.sessionId}.jsonl`));
+    expect(loop.sessionFile).toBe(
+      join(claudeHome, 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-'), `${loop.sessionId}.jsonl`),
+    );
     expect(foldTurn).toBeGreaterThan(0);
     expect(loop.folds.length).toBeGreaterThanOrEqual(1);
     const first = loop.folds[0];
@@ -64,10 +77,17 @@ describe('ClaudeCliFoldLoop against the stand-in claude', () => {
 
   it('follows a CLI that copies the session into a new one on resume, keeping the whole raw history', async () => {
     const { claudeHome, cwd, log } = scratch();
-    const loop = new ClaudeCliFoldLoop({ executable: standIn, cwd, claudeHome, foldAtTokens: 6_000, env: { ...process.env, STAND_IN_LOG: log, STAND_IN_OUTPUT_LINES: '40', STAND_IN_FORK_ON_RESUME: '1' } });
+    const loop = new ClaudeCliFoldLoop({
+      executable: standIn,
+      cwd,
+      claudeHome,
+      foldAtTokens: 6_000,
+      env: { ...process.env, STAND_IN_LOG: log, STAND_IN_OUTPUT_LINES: '40', STAND_IN_FORK_ON_RESUME: '1' },
+    });
     const sessions = new Set<string>();
     try {
-      for (let turn = 0; turn < 16; turn++) sessions.add((await loop.send(`turn ${turn}: check module ${turn}`)).sessionId);
+      for (let turn = 0; turn < 16; turn++)
+        sessions.add((await loop.send(`turn ${turn}: check module ${turn}`)).sessionId);
     } finally {
       await loop.close();
     }
@@ -82,7 +102,14 @@ describe('ClaudeCliFoldLoop against the stand-in claude', () => {
 
   it('hard epoch: collapses the session to a rebirth seed at hardEpochAtTokens', async () => {
     const { claudeHome, cwd } = scratch();
-    const loop = new ClaudeCliFoldLoop({ executable: standIn, cwd, claudeHome, foldAtTokens: 5_000, hardEpochAtTokens: 5_000, env: { ...process.env, STAND_IN_OUTPUT_LINES: '40' } });
+    const loop = new ClaudeCliFoldLoop({
+      executable: standIn,
+      cwd,
+      claudeHome,
+      foldAtTokens: 5_000,
+      hardEpochAtTokens: 5_000,
+      env: { ...process.env, STAND_IN_OUTPUT_LINES: '40' },
+    });
     try {
       let fold = null;
       for (let turn = 0; turn < 10 && fold === null; turn++) fold = (await loop.send(`turn ${turn}`)).fold;
@@ -96,7 +123,14 @@ describe('ClaudeCliFoldLoop against the stand-in claude', () => {
 
   it("mode 'dry-run' writes a sidecar, leaves the session file alone and keeps the CLI running", async () => {
     const { claudeHome, cwd, log } = scratch();
-    const loop = new ClaudeCliFoldLoop({ executable: standIn, cwd, claudeHome, foldAtTokens: 5_000, mode: 'dry-run', env: { ...process.env, STAND_IN_LOG: log, STAND_IN_OUTPUT_LINES: '40' } });
+    const loop = new ClaudeCliFoldLoop({
+      executable: standIn,
+      cwd,
+      claudeHome,
+      foldAtTokens: 5_000,
+      mode: 'dry-run',
+      env: { ...process.env, STAND_IN_LOG: log, STAND_IN_OUTPUT_LINES: '40' },
+    });
     try {
       let fold = null;
       for (let turn = 0; turn < 10 && fold === null; turn++) fold = (await loop.send(`turn ${turn}`)).fold;
@@ -113,7 +147,15 @@ describe('ClaudeCliFoldLoop against the stand-in claude', () => {
 
   it('a backup keeps the raw session file before the first rewrite', async () => {
     const { claudeHome, cwd } = scratch();
-    const loop = new ClaudeCliFoldLoop({ executable: standIn, cwd, claudeHome, foldAtTokens: 5_000, backup: true, now: () => 1_764_583_200_000, env: { ...process.env, STAND_IN_OUTPUT_LINES: '40' } });
+    const loop = new ClaudeCliFoldLoop({
+      executable: standIn,
+      cwd,
+      claudeHome,
+      foldAtTokens: 5_000,
+      backup: true,
+      now: () => 1_764_583_200_000,
+      env: { ...process.env, STAND_IN_OUTPUT_LINES: '40' },
+    });
     try {
       let fold = null;
       for (let turn = 0; turn < 10 && fold === null; turn++) fold = (await loop.send(`turn ${turn}`)).fold;
@@ -130,8 +172,22 @@ describe('ClaudeCliFoldLoop against the stand-in claude', () => {
 
   it('reports a CLI that exits before answering, with its stderr', async () => {
     const { cwd } = scratch();
-    const loop = new ClaudeCliFoldLoop({ executable: standIn, cwd, foldAtTokens: 4_000, resumeSessionId: '00000000-0000-4000-8000-000000000000', claudeHome: join(cwd, 'empty-home') });
+    const loop = new ClaudeCliFoldLoop({
+      executable: standIn,
+      cwd,
+      foldAtTokens: 4_000,
+      resumeSessionId: '00000000-0000-4000-8000-000000000000',
+      claudeHome: join(cwd, 'empty-home'),
+    });
     await expect(loop.send('hello')).rejects.toThrow(ClaudeCliError);
-    await expect(new ClaudeCliFoldLoop({ executable: standIn, cwd, foldAtTokens: 4_000, resumeSessionId: '00000000-0000-4000-8000-000000000000', claudeHome: join(cwd, 'empty-home') }).send('hello')).rejects.toThrow(/No conversation found with session ID/);
+    await expect(
+      new ClaudeCliFoldLoop({
+        executable: standIn,
+        cwd,
+        foldAtTokens: 4_000,
+        resumeSessionId: '00000000-0000-4000-8000-000000000000',
+        claudeHome: join(cwd, 'empty-home'),
+      }).send('hello'),
+    ).rejects.toThrow(/No conversation found with session ID/);
   });
 });

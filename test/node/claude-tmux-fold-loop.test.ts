@@ -49,27 +49,51 @@ describe('ClaudeTmuxFoldLoop with real tmux and the stand-in claude', () => {
     expect(loop.attachCommand).toBe(`tmux -L '${socket}' attach -t 'warpfold-5e55a1d0'`);
     await loop.start();
     try {
-      await waitFor('the CLI prompt', async () => (await loop.capture()).includes('stand-in claude · session 5e55a1d0'));
+      await waitFor('the CLI prompt', async () =>
+        (await loop.capture()).includes('stand-in claude · session 5e55a1d0'),
+      );
       let turn = 0;
       while (loop.folds.length === 0 && turn < 15) {
         turn++;
         await loop.sendPrompt(`turn ${turn}: check module ${turn}`);
-        await waitFor(`the answer to turn ${turn}`, async () => loop.folds.length > 0 || (await loop.capture()).includes(`Turn ${turn} done`));
+        await waitFor(
+          `the answer to turn ${turn}`,
+          async () => loop.folds.length > 0 || (await loop.capture()).includes(`Turn ${turn} done`),
+        );
         await new Promise((resolve) => setTimeout(resolve, 500)); // idle long enough for the loop to settle
       }
       const fold = await waitFor('a fold', () => loop.folds[0]);
-      expect(fold).toMatchObject({ sessionId: loop.sessionId, path: loop.sessionFile, mode: 'write', hardEpoch: false });
+      expect(fold).toMatchObject({
+        sessionId: loop.sessionId,
+        path: loop.sessionFile,
+        mode: 'write',
+        hardEpoch: false,
+      });
       expect(fold.measuredInputTokens).toBeGreaterThanOrEqual(6_000);
       expect(fold.bytesAfter).toBeLessThan(fold.bytesBefore);
       // The same pane now runs the resumed CLI on the folded file.
-      await waitFor('the resumed CLI', async () => /session 5e55a1d0\S* · \d+ messages loaded/.test((await loop.capture()).split('\n').filter((line) => line.includes('messages loaded')).at(-1) ?? '') && readFileSync(log, 'utf8').trimEnd().split('\n').length === 2);
-      const runs = readFileSync(log, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
+      await waitFor(
+        'the resumed CLI',
+        async () =>
+          /session 5e55a1d0\S* · \d+ messages loaded/.test(
+            (await loop.capture())
+              .split('\n')
+              .filter((line) => line.includes('messages loaded'))
+              .at(-1) ?? '',
+          ) && readFileSync(log, 'utf8').trimEnd().split('\n').length === 2,
+      );
+      const runs = readFileSync(log, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       expect(runs[0].args).toEqual(['--session-id', loop.sessionId]);
       expect(runs[1].args).toEqual(['--resume', loop.sessionId]);
       expect(runs[1].loadedFold).toBe(true);
       expect(runs[1].loadedMessages).toBeLessThan(fold.rawMessages);
       await loop.sendPrompt('after the fold');
-      await waitFor('the answer after the fold', async () => (await loop.capture()).includes('starting from a warpfold fold'));
+      await waitFor('the answer after the fold', async () =>
+        (await loop.capture()).includes('starting from a warpfold fold'),
+      );
       const file = readClaudeCodeJsonl(readFileSync(loop.sessionFile, 'utf8'));
       expect(file.issues).toEqual([]);
       expect(JSON.stringify(file.messages)).toContain('after the fold');
@@ -77,6 +101,8 @@ describe('ClaudeTmuxFoldLoop with real tmux and the stand-in claude', () => {
     } finally {
       await loop.stop();
     }
-    expect(() => execFileSync('tmux', ['-L', socket, 'has-session', '-t', loop.tmuxSession], { stdio: 'ignore' })).toThrow();
+    expect(() =>
+      execFileSync('tmux', ['-L', socket, 'has-session', '-t', loop.tmuxSession], { stdio: 'ignore' }),
+    ).toThrow();
   }, 180_000);
 });

@@ -10,8 +10,21 @@ const written = [
 
 describe('rowsAfter', () => {
   it('returns what the CLI appended after the rewrite, splitting a grown last row', () => {
-    const rows = [...written.slice(0, 3), { role: 'user', content: [{ type: 'text', text: '[warpfold recall]' }, { type: 'text', text: 'next prompt' }] }, { role: 'assistant', content: [{ type: 'text', text: 'ok' }] }];
-    expect(rowsAfter(rows, written)).toEqual([{ role: 'user', content: [{ type: 'text', text: 'next prompt' }] }, { role: 'assistant', content: [{ type: 'text', text: 'ok' }] }]);
+    const rows = [
+      ...written.slice(0, 3),
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: '[warpfold recall]' },
+          { type: 'text', text: 'next prompt' },
+        ],
+      },
+      { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+    ];
+    expect(rowsAfter(rows, written)).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'next prompt' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+    ]);
     expect(rowsAfter(written, written)).toEqual([]);
     expect(rowsAfter(written, [])).toEqual(written);
   });
@@ -19,6 +32,8 @@ describe('rowsAfter', () => {
   it('is null when the file does not start with the rewrite', () => {
     expect(rowsAfter(written.slice(0, 2), written)).toBeNull();
     expect(rowsAfter([{ role: 'user', content: 'something else' }, ...written.slice(1)], written)).toBeNull();
-    expect(rowsAfter([...written.slice(0, 3), { role: 'user', content: [{ type: 'text', text: 'replaced' }] }], written)).toBeNull();
+    expect(
+      rowsAfter([...written.slice(0, 3), { role: 'user', content: [{ type: 'text', text: 'replaced' }] }], written),
+    ).toBeNull();
   });
 });

@@ -9,7 +9,11 @@ import libraryConfig from '../../vite.config.ts';
 import inspectorConfig from '../../vite.demo.config.ts';
 import { REPO_ROOT } from '../helpers/fixtures.ts';
 
-const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { files: string[]; bin: Record<string, string>; scripts: Record<string, string> };
+const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+  files: string[];
+  bin: Record<string, string>;
+  scripts: Record<string, string>;
+};
 
 describe('build outputs', () => {
   it('builds the inspector outside dist/, which the library build empties', () => {

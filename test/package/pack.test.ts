@@ -15,7 +15,18 @@ import { REPO_ROOT } from '../helpers/fixtures.ts';
 
 const BIN = join(REPO_ROOT, 'node_modules/.bin');
 const run = (command: string, args: string[], cwd: string): string =>
-  execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+  execFileSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: 'pipe',
+    env: {
+      ...process.env,
+      DENO_NO_UPDATE_CHECK: '1',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+    },
+  });
 
 /** What the consumer checks in every runtime: every subpath loads, and one fold gives a fixed view. */
 const CHECK = `
@@ -59,7 +70,9 @@ describe('the packed tarball', () => {
     root = mkdtempSync(join(tmpdir(), 'warpfold-pack-'));
     // A fresh clone's files: what git tracks (and new files not ignored), without dist/ or node_modules.
     const clone = join(root, 'clone');
-    const files = run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], REPO_ROOT).split('\0').filter(Boolean);
+    const files = run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], REPO_ROOT)
+      .split('\0')
+      .filter(Boolean);
     for (const file of files) {
       try {
         mkdirSync(dirname(join(clone, file)), { recursive: true });
@@ -71,17 +84,41 @@ describe('the packed tarball', () => {
     symlinkSync(join(REPO_ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
     // prepare's build output comes first on stdout; the JSON report is the last thing npm prints
     const output = run('npm', ['pack', '--json', '--pack-destination', root], clone);
-    const report = JSON.parse(output.slice(output.lastIndexOf('\n[\n') + 1)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const report = JSON.parse(output.slice(output.lastIndexOf('\n[\n') + 1)) as Array<{
+      filename: string;
+      files: Array<{ path: string }>;
+    }>;
     packed = report[0];
     tarball = join(root, report[0].filename);
 
     mkdirSync(consumer());
-    writeFileSync(join(consumer(), 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { warpfold: `file:../${report[0].filename}`, 'gpt-tokenizer': '4.0.0', idb: '8.0.4' } }, null, 2));
+    writeFileSync(
+      join(consumer(), 'package.json'),
+      JSON.stringify(
+        {
+          name: 'consumer',
+          private: true,
+          type: 'module',
+          dependencies: { warpfold: `file:../${report[0].filename}`, 'gpt-tokenizer': '4.0.0', idb: '8.0.4' },
+        },
+        null,
+        2,
+      ),
+    );
     writeFileSync(join(consumer(), 'deno.json'), JSON.stringify({ nodeModulesDir: 'manual' }));
     writeFileSync(join(consumer(), 'check.mjs'), CHECK);
-    writeFileSync(join(consumer(), 'node-main.mjs'), `import { result } from './check.mjs';\nconsole.log(JSON.stringify(result));\n`);
-    writeFileSync(join(consumer(), 'index.html'), '<!doctype html><script type="module" src="./browser-main.mjs"></script>\n');
-    writeFileSync(join(consumer(), 'browser-main.mjs'), `import { result } from './check.mjs';\nglobalThis.warpfoldResult = result;\nconsole.log(JSON.stringify(result));\n`);
+    writeFileSync(
+      join(consumer(), 'node-main.mjs'),
+      `import { result } from './check.mjs';\nconsole.log(JSON.stringify(result));\n`,
+    );
+    writeFileSync(
+      join(consumer(), 'index.html'),
+      '<!doctype html><script type="module" src="./browser-main.mjs"></script>\n',
+    );
+    writeFileSync(
+      join(consumer(), 'browser-main.mjs'),
+      `import { result } from './check.mjs';\nglobalThis.warpfoldResult = result;\nconsole.log(JSON.stringify(result));\n`,
+    );
     // tarballs come from the local npm cache; metadata npm ci never fetched may come from the registry
     run('npm', ['install', '--prefer-offline', '--no-package-lock'], consumer());
   }, 180_000);
@@ -92,11 +129,22 @@ describe('the packed tarball', () => {
 
   it('is built by prepare and ships dist, types, LICENSE and README, but no sources or tests', () => {
     const paths = packed.files.map((file) => file.path);
-    for (const path of ['dist/index.js', 'dist/types/index.d.ts', 'dist/tokens.js', 'LICENSE', 'README.md', 'package.json']) expect(paths).toContain(path);
+    for (const path of [
+      'dist/index.js',
+      'dist/types/index.d.ts',
+      'dist/tokens.js',
+      'LICENSE',
+      'README.md',
+      'package.json',
+    ])
+      expect(paths).toContain(path);
     expect(paths.filter((path) => /^(src|test|bench|examples|scripts)\//.test(path))).toEqual([]);
     // the bin and the inspector it serves; no prepare script for npm to flag on install
     for (const path of ['dist/cli.js', 'dist-inspector/index.html']) expect(paths).toContain(path);
-    const installed = JSON.parse(readFileSync(join(consumer(), 'node_modules/warpfold/package.json'), 'utf8')) as { scripts: Record<string, string>; bin: Record<string, string> };
+    const installed = JSON.parse(readFileSync(join(consumer(), 'node_modules/warpfold/package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+      bin: Record<string, string>;
+    };
     expect(installed.scripts.prepare).toBeUndefined();
     expect(installed.bin).toEqual({ warpfold: './dist/cli.js' });
     expect(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).toContain('"prepare": "npm run build"');
@@ -109,11 +157,13 @@ describe('the packed tarball', () => {
     // installing the core pulls in nothing: the tokenizer and idb are optional peers of the subpaths that load them
     expect(manifest.dependencies).toBeUndefined();
     expect(Object.keys(manifest.peerDependencies).sort()).toEqual(['gpt-tokenizer', 'idb']);
-    for (const peer of Object.keys(manifest.peerDependencies)) expect(manifest.peerDependenciesMeta[peer]?.optional, peer).toBe(true);
+    for (const peer of Object.keys(manifest.peerDependencies))
+      expect(manifest.peerDependenciesMeta[peer]?.optional, peer).toBe(true);
     for (const [subpath, target] of Object.entries(manifest.exports)) {
       if (typeof target === 'string') continue;
       expect(Object.keys(target)[0], `${subpath}: types first`).toBe('types');
-      for (const file of [target.types, target.import]) expect(paths, `${subpath} → ${file}`).toContain(file.replace(/^\.\//, ''));
+      for (const file of [target.types, target.import])
+        expect(paths, `${subpath} → ${file}`).toContain(file.replace(/^\.\//, ''));
     }
   });
 
@@ -134,12 +184,23 @@ describe('the packed tarball', () => {
     expect(node.tokens).toBe(2);
     expect(node.rail).toBe(true);
 
-    await build({ root: consumer(), configFile: false, logLevel: 'silent', build: { outDir: 'dist-browser', target: 'es2022', modulePreload: { polyfill: false }, chunkSizeWarningLimit: 4096 } });
+    await build({
+      root: consumer(),
+      configFile: false,
+      logLevel: 'silent',
+      build: {
+        outDir: 'dist-browser',
+        target: 'es2022',
+        modulePreload: { polyfill: false },
+        chunkSizeWarningLimit: 4096,
+      },
+    });
     // the browser bundle uses no DOM, so it runs as is; what matters is what Vite resolved and emitted
     const assets = join(consumer(), 'dist-browser/assets');
     const bundles = readdirSync(assets).filter((file) => file.endsWith('.js'));
     expect(bundles.length).toBeGreaterThan(0);
-    for (const bundle of bundles) expect(readFileSync(join(assets, bundle), 'utf8'), bundle).not.toMatch(/from\s*["']node:|require\(["']node:/);
+    for (const bundle of bundles)
+      expect(readFileSync(join(assets, bundle), 'utf8'), bundle).not.toMatch(/from\s*["']node:|require\(["']node:/);
     const entry = bundles.find((file) => file.startsWith('index'))!;
     const browser = JSON.parse(run(process.execPath, [join(assets, entry)], consumer()));
     expect(browser).toEqual(node);

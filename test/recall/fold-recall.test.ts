@@ -44,7 +44,11 @@ describe('fold recall round trip', () => {
   it('recalls nothing while the payload is still in view (nothing folded)', () => {
     const messages = readHistory(renderScript(LOADER_SCRIPT, 'openai'));
     const index = buildFoldIndex(messages, []);
-    const { cards } = buildFoldRecallContext(index, extractRecallSignals(messages, callIndexOf(messages, './src//config')), createRecallState());
+    const { cards } = buildFoldRecallContext(
+      index,
+      extractRecallSignals(messages, callIndexOf(messages, './src//config')),
+      createRecallState(),
+    );
     expect(index.entries).toHaveLength(0);
     expect(cards).toHaveLength(0);
   });
@@ -80,7 +84,11 @@ describe('fold index', () => {
   it('points each folded call at its result, key argument and the conclusion after it', () => {
     const { index, readAt, messages } = foldedLoader('openai');
     const read = index.entries.find((entry) => entry.messageIndex === readAt);
-    expect(read).toMatchObject({ call: { name: 'read_file', keyArgument: 'src/config/loader.ts' }, resultText: LOADER_PAYLOAD, targets: [{ path: 'src/config/loader.ts', how: 'read' }] });
+    expect(read).toMatchObject({
+      call: { name: 'read_file', keyArgument: 'src/config/loader.ts' },
+      resultText: LOADER_PAYLOAD,
+      targets: [{ path: 'src/config/loader.ts', how: 'read' }],
+    });
     expect(read?.conclusion.startsWith('The loader hardcodes PORT = 8080')).toBe(true);
     const test = index.entries.find((entry) => entry.call.name === 'bash');
     expect(test?.conclusion).toBe('🏁 The failure is the hardcoded PORT in src/config/loader.ts line 6.');
@@ -104,7 +112,8 @@ describe('fold index', () => {
 
   it('does not index recall cards a host pasted into a result', () => {
     const { messages, index, editAt } = foldedLoader('openai');
-    const card = buildFoldRecallContext(index, extractRecallSignals(messages, editAt), createRecallState()).cards[0].text;
+    const card = buildFoldRecallContext(index, extractRecallSignals(messages, editAt), createRecallState()).cards[0]
+      .text;
     const script: ScriptStep[] = [
       { kind: 'user', text: 'go' },
       { kind: 'assistant', text: '', calls: [{ id: 'c1', name: 'bash', input: { command: 'ls docs' } }] },
@@ -147,7 +156,12 @@ describe('residency', () => {
   it('keeps an entry quiet even when another key points at it', () => {
     const { messages, index, editAt } = foldedLoader('openai');
     const first = buildFoldRecallContext(index, extractRecallSignals(messages, editAt), createRecallState());
-    const byToken: RecallSignals = { paths: [], identifiers: [{ value: '7f3a9c2e1b4d', source: 'user-text', messageIndex: 99 }], from: 0, to: 0 };
+    const byToken: RecallSignals = {
+      paths: [],
+      identifiers: [{ value: '7f3a9c2e1b4d', source: 'user-text', messageIndex: 99 }],
+      from: 0,
+      to: 0,
+    };
     expect(buildFoldRecallContext(index, byToken, first.state).cards).toEqual([]);
     expect(buildFoldRecallContext(index, byToken, createRecallState()).cards).toHaveLength(1);
   });
@@ -177,17 +191,36 @@ describe('residency', () => {
 function bigFold(files: number, linesPerFile: number) {
   const script: ScriptStep[] = [{ kind: 'user', text: 'Survey the modules.' }];
   for (let file = 0; file < files; file++) {
-    const lines = Array.from({ length: linesPerFile }, (_, line) => `export const value${line} = ${line * 7}; // module ${file}`);
+    const lines = Array.from(
+      { length: linesPerFile },
+      (_, line) => `export const value${line} = ${line * 7}; // module ${file}`,
+    );
     lines[Math.floor(linesPerFile / 2)] = `export const MARKER_${file} = 'src/mod${file}.ts'; // the line that matters`;
-    script.push({ kind: 'assistant', text: `Reading module ${file}.`, calls: [{ id: `r${file}`, name: 'Read', input: { file_path: `src/mod${file}.ts` } }] });
+    script.push({
+      kind: 'assistant',
+      text: `Reading module ${file}.`,
+      calls: [{ id: `r${file}`, name: 'Read', input: { file_path: `src/mod${file}.ts` } }],
+    });
     script.push({ kind: 'results', results: [{ id: `r${file}`, name: 'Read', text: lines.join('\n') }] });
   }
   script.push({ kind: 'assistant', text: 'Surveyed.' });
   script.push({ kind: 'user', text: 'Now edit them all.' });
-  script.push({ kind: 'assistant', text: '', calls: Array.from({ length: files }, (_, file) => ({ id: `e${file}`, name: 'Edit', input: { file_path: `src/mod${file}.ts`, old_string: 'a', new_string: 'b' } })) });
+  script.push({
+    kind: 'assistant',
+    text: '',
+    calls: Array.from({ length: files }, (_, file) => ({
+      id: `e${file}`,
+      name: 'Edit',
+      input: { file_path: `src/mod${file}.ts`, old_string: 'a', new_string: 'b' },
+    })),
+  });
   const messages = readHistory(renderScript(script, 'anthropic'));
   const editAt = messages.length - 1;
-  return { messages, index: buildFoldIndex(messages, [[0, indexOf(messages, 'Now edit them all.')]]), signals: extractRecallSignals(messages, editAt) };
+  return {
+    messages,
+    index: buildFoldIndex(messages, [[0, indexOf(messages, 'Now edit them all.')]]),
+    signals: extractRecallSignals(messages, editAt),
+  };
 }
 
 describe('budgets', () => {
@@ -205,9 +238,17 @@ describe('budgets', () => {
   it('caps the number of cards and the total tokens', () => {
     const { index, signals } = bigFold(6, 60);
     expect(signals.paths).toHaveLength(6);
-    const capped = buildFoldRecallContext(index, signals, createRecallState(), { maxCards: 2, cardTokens: 5_000, totalTokens: 50_000 });
+    const capped = buildFoldRecallContext(index, signals, createRecallState(), {
+      maxCards: 2,
+      cardTokens: 5_000,
+      totalTokens: 50_000,
+    });
     expect(capped.cards).toHaveLength(2);
-    const byTotal = buildFoldRecallContext(index, signals, createRecallState(), { maxCards: 6, cardTokens: 400, totalTokens: 900 });
+    const byTotal = buildFoldRecallContext(index, signals, createRecallState(), {
+      maxCards: 6,
+      cardTokens: 400,
+      totalTokens: 900,
+    });
     expect(byTotal.cards.length).toBeGreaterThanOrEqual(2);
     expect(byTotal.cards.reduce((sum, card) => sum + card.tokens, 0)).toBeLessThanOrEqual(900);
   });
@@ -215,17 +256,27 @@ describe('budgets', () => {
   it('holds every budget for any configuration', () => {
     const { index, signals } = bigFold(5, 120);
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 1, max: 2_000 }), fc.integer({ min: 0, max: 5_000 }), (maxCards, cardTokens, totalTokens) => {
-        const { cards } = buildFoldRecallContext(index, signals, createRecallState(), { maxCards, cardTokens, totalTokens, minCardTokens: 1 });
-        expect(cards.length).toBeLessThanOrEqual(maxCards);
-        let total = 0;
-        for (const card of cards) {
-          expect(card.tokens).toBe(estimateTokens(card.text));
-          expect(card.tokens).toBeLessThanOrEqual(cardTokens);
-          total += card.tokens;
-        }
-        expect(total).toBeLessThanOrEqual(totalTokens);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: 1, max: 2_000 }),
+        fc.integer({ min: 0, max: 5_000 }),
+        (maxCards, cardTokens, totalTokens) => {
+          const { cards } = buildFoldRecallContext(index, signals, createRecallState(), {
+            maxCards,
+            cardTokens,
+            totalTokens,
+            minCardTokens: 1,
+          });
+          expect(cards.length).toBeLessThanOrEqual(maxCards);
+          let total = 0;
+          for (const card of cards) {
+            expect(card.tokens).toBe(estimateTokens(card.text));
+            expect(card.tokens).toBeLessThanOrEqual(cardTokens);
+            total += card.tokens;
+          }
+          expect(total).toBeLessThanOrEqual(totalTokens);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -233,14 +284,28 @@ describe('budgets', () => {
   it('uses the counter passed in the config', () => {
     const { index, signals } = bigFold(2, 30);
     const countChars = (text: string) => text.length;
-    const { cards } = buildFoldRecallContext(index, signals, createRecallState(), { countTokens: countChars, cardTokens: 700, totalTokens: 1_400 });
+    const { cards } = buildFoldRecallContext(index, signals, createRecallState(), {
+      countTokens: countChars,
+      cardTokens: 700,
+      totalTokens: 1_400,
+    });
     expect(cards.length).toBeGreaterThan(0);
     for (const card of cards) expect(card.tokens).toBe(card.text.length);
   });
 
   it('documents its defaults', () => {
-    expect(DEFAULT_RECALL_CONFIG).toEqual({ maxCards: 3, cardTokens: 1_200, totalTokens: 2_400, residencyCalls: 8, contextLines: 3, wholeResultTokens: 300, minCardTokens: 96 });
-    expect(() => buildFoldRecallContext(bigFold(1, 1).index, bigFold(1, 1).signals, createRecallState(), { maxCards: -1 })).toThrow(FoldOptionsError);
+    expect(DEFAULT_RECALL_CONFIG).toEqual({
+      maxCards: 3,
+      cardTokens: 1_200,
+      totalTokens: 2_400,
+      residencyCalls: 8,
+      contextLines: 3,
+      wholeResultTokens: 300,
+      minCardTokens: 96,
+    });
+    expect(() =>
+      buildFoldRecallContext(bigFold(1, 1).index, bigFold(1, 1).signals, createRecallState(), { maxCards: -1 }),
+    ).toThrow(FoldOptionsError);
   });
 });
 
@@ -258,7 +323,10 @@ describe('mention and identifier cards', () => {
     ];
     const messages = readHistory(renderScript(script, 'anthropic'));
     const index = buildFoldIndex(messages, [[0, 4]]);
-    const { cards } = buildFoldRecallContext(index, extractRecallSignals(messages, 5), createRecallState(), { cardTokens: 5_000, totalTokens: 5_000 });
+    const { cards } = buildFoldRecallContext(index, extractRecallSignals(messages, 5), createRecallState(), {
+      cardTokens: 5_000,
+      totalTokens: 5_000,
+    });
     expect(cards).toHaveLength(1);
     expect(cards[0].trigger).toBe('path-mention');
     expect(cards[0].text).toContain('ERROR in src/deep/module.ts: cannot resolve ./peer');

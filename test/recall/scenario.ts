@@ -27,14 +27,46 @@ export const TEST_FAILURE = [
 export const LOADER_SCRIPT: readonly ScriptStep[] = [
   { kind: 'system', text: 'You are a careful coding agent.' },
   { kind: 'user', text: 'The config loader ignores PORT. Look at src/config/loader.ts and fix it.' },
-  { kind: 'assistant', text: '🔍 Reading the loader first.', calls: [{ id: 'call_read_loader', name: 'read_file', input: { path: 'src/config/loader.ts' } }] },
+  {
+    kind: 'assistant',
+    text: '🔍 Reading the loader first.',
+    calls: [{ id: 'call_read_loader', name: 'read_file', input: { path: 'src/config/loader.ts' } }],
+  },
   { kind: 'results', results: [{ id: 'call_read_loader', name: 'read_file', text: LOADER_PAYLOAD }] },
-  { kind: 'assistant', text: 'The loader hardcodes PORT = 8080 and never reads process.env.PORT. Running the tests to confirm.', calls: [{ id: 'call_test_1', name: 'bash', input: { command: 'npm test -- test/config.test.ts' } }] },
+  {
+    kind: 'assistant',
+    text: 'The loader hardcodes PORT = 8080 and never reads process.env.PORT. Running the tests to confirm.',
+    calls: [{ id: 'call_test_1', name: 'bash', input: { command: 'npm test -- test/config.test.ts' } }],
+  },
   { kind: 'results', results: [{ id: 'call_test_1', name: 'bash', text: TEST_FAILURE, isError: true }] },
   { kind: 'assistant', text: '🏁 The failure is the hardcoded PORT in src/config/loader.ts line 6.' },
   { kind: 'user', text: 'Before fixing, update docs/config.md to describe the PORT variable.' },
-  { kind: 'assistant', text: '▶️ Reading the docs.', calls: [{ id: 'call_read_docs', name: 'read_file', input: { path: 'docs/config.md' } }] },
-  { kind: 'results', results: [{ id: 'call_read_docs', name: 'read_file', text: '# Config\n\nThe server listens on a fixed port.' }] },
-  { kind: 'assistant', text: 'Docs updated in my head; now the loader.', calls: [{ id: 'call_edit_loader', name: 'edit_file', input: { path: './src//config/loader.ts', old_string: 'const PORT = 8080;', new_string: 'const PORT = Number(process.env.PORT ?? 8080);' } }] },
-  { kind: 'results', results: [{ id: 'call_edit_loader', name: 'edit_file', text: 'Edited src/config/loader.ts (1 replacement).' }] },
+  {
+    kind: 'assistant',
+    text: '▶️ Reading the docs.',
+    calls: [{ id: 'call_read_docs', name: 'read_file', input: { path: 'docs/config.md' } }],
+  },
+  {
+    kind: 'results',
+    results: [{ id: 'call_read_docs', name: 'read_file', text: '# Config\n\nThe server listens on a fixed port.' }],
+  },
+  {
+    kind: 'assistant',
+    text: 'Docs updated in my head; now the loader.',
+    calls: [
+      {
+        id: 'call_edit_loader',
+        name: 'edit_file',
+        input: {
+          path: './src//config/loader.ts',
+          old_string: 'const PORT = 8080;',
+          new_string: 'const PORT = Number(process.env.PORT ?? 8080);',
+        },
+      },
+    ],
+  },
+  {
+    kind: 'results',
+    results: [{ id: 'call_edit_loader', name: 'edit_file', text: 'Edited src/config/loader.ts (1 replacement).' }],
+  },
 ];

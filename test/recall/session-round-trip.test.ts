@@ -3,14 +3,22 @@ import { describe, expect, it } from 'vitest';
 import { FoldSession, type ProviderMessage } from '../../src/index.ts';
 
 // A payload the agent read early on, with a line it will need again much later.
-const PAYLOAD = ['def settle(invoice):', '    # settlement window is 72h for EU merchants', '    return ledger.post(invoice, window_hours=72)'].join('\n');
+const PAYLOAD = [
+  'def settle(invoice):',
+  '    # settlement window is 72h for EU merchants',
+  '    return ledger.post(invoice, window_hours=72)',
+].join('\n');
 const call = (id: string, name: string, args: object, text: string | null = null): ProviderMessage => ({
   role: 'assistant',
   content: text,
   tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
 });
 const result = (id: string, content: string): ProviderMessage => ({ role: 'tool', tool_call_id: id, content });
-const filler = (n: number) => Array.from({ length: 60 }, (_, line) => `build step ${n}.${line}: compiled module_${n}_${line} in ${line + 3}ms`).join('\n');
+const filler = (n: number) =>
+  Array.from(
+    { length: 60 },
+    (_, line) => `build step ${n}.${line}: compiled module_${n}_${line} in ${line + 3}ms`,
+  ).join('\n');
 
 function history(): ProviderMessage[] {
   const messages: ProviderMessage[] = [
@@ -19,7 +27,11 @@ function history(): ProviderMessage[] {
     call('read-1', 'read_file', { path: 'billing/settle.py' }, 'Reading the settlement code.'),
     result('read-1', PAYLOAD),
   ];
-  for (let n = 0; n < 14; n++) messages.push(call(`b${n}`, 'bash', { command: `make build-${n}` }, `Building part ${n}.`), result(`b${n}`, filler(n)));
+  for (let n = 0; n < 14; n++)
+    messages.push(
+      call(`b${n}`, 'bash', { command: `make build-${n}` }, `Building part ${n}.`),
+      result(`b${n}`, filler(n)),
+    );
   return messages;
 }
 
@@ -34,7 +46,8 @@ function drive(session: FoldSession, messages: ProviderMessage[], clock: { now: 
   return outcome;
 }
 
-const viewText = (messages: readonly ProviderMessage[]) => messages.map((message) => String(message.content ?? '')).join('\n');
+const viewText = (messages: readonly ProviderMessage[]) =>
+  messages.map((message) => String(message.content ?? '')).join('\n');
 
 describe('recall through FoldSession', () => {
   it('pages a payload buried by a fold back in, verbatim, when its path is touched again', () => {
@@ -44,7 +57,10 @@ describe('recall through FoldSession', () => {
     const folded = drive(session, messages, clock);
     expect(folded.foldedRange?.[0]).toBeLessThanOrEqual(3);
     expect(viewText(folded.messages)).not.toContain(PAYLOAD);
-    messages.push(call('read-2', 'read_file', { path: 'billing/settle.py' }, 'Back to the settlement code.'), result('read-2', 'file changed on disk; see diff'));
+    messages.push(
+      call('read-2', 'read_file', { path: 'billing/settle.py' }, 'Back to the settlement code.'),
+      result('read-2', 'file changed on disk; see diff'),
+    );
     clock.now += 20_000;
     const recalled = session.prepare(messages);
     expect(recalled.stats.recallCardsAdded).toBeGreaterThan(0);
@@ -54,7 +70,8 @@ describe('recall through FoldSession', () => {
     messages.push({ role: 'assistant', content: 'The window is 72h.' }, { role: 'user', content: 'Good, continue.' });
     clock.now += 20_000;
     const next = session.prepare(messages);
-    if (next.cacheHot) expect(JSON.stringify(next.messages.slice(0, recalled.messages.length))).toBe(JSON.stringify(recalled.messages));
+    if (next.cacheHot)
+      expect(JSON.stringify(next.messages.slice(0, recalled.messages.length))).toBe(JSON.stringify(recalled.messages));
   });
 
   it('pages a payload buried by a hard epoch back in when its path is touched again', () => {
@@ -76,7 +93,10 @@ describe('recall through FoldSession', () => {
     drive(session, messages, clock);
     messages.push(call('read-2', 'read_file', { path: 'billing/settle.py' }), result('read-2', 'x'));
     const outcome = session.prepare(messages);
-    const tokens = outcome.messages.reduce((sum, message) => sum + countTokens(`<${message.role}>\n${String(message.content ?? '')}\n`), 0);
+    const tokens = outcome.messages.reduce(
+      (sum, message) => sum + countTokens(`<${message.role}>\n${String(message.content ?? '')}\n`),
+      0,
+    );
     expect(tokens).toBeLessThanOrEqual(4_000);
   });
 });
@@ -93,14 +113,21 @@ describe('rewrite recall (the default)', () => {
       bash('grep-1', 'grep -n window billing/settle.py'),
       result('grep-1', '3:    return ledger.post(invoice, window_hours=72)'),
     ];
-    for (let n = 0; n < 14; n++) messages.push(bash(`b${n}`, `make build-${n}`, `Building part ${n}.`), result(`b${n}`, filler(n)));
+    for (let n = 0; n < 14; n++)
+      messages.push(bash(`b${n}`, `make build-${n}`, `Building part ${n}.`), result(`b${n}`, filler(n)));
     return messages;
   }
-  const copyAside = (messages: ProviderMessage[], command: string) => messages.push(bash('cp-1', command, 'Keeping the old file before I rewrite it.'), result('cp-1', ''));
+  const copyAside = (messages: ProviderMessage[], command: string) =>
+    messages.push(bash('cp-1', command, 'Keeping the old file before I rewrite it.'), result('cp-1', ''));
 
   function afterCopy(command: string, recall?: boolean) {
     const clock = { now: 0 };
-    const session = new FoldSession({ pressureCeiling: 4_000, countTokens, now: () => clock.now, ...(recall === undefined ? {} : { recall }) });
+    const session = new FoldSession({
+      pressureCeiling: 4_000,
+      countTokens,
+      now: () => clock.now,
+      ...(recall === undefined ? {} : { recall }),
+    });
     const messages = rewriteHistory();
     const folded = drive(session, messages, clock);
     expect(viewText(folded.messages)).not.toContain(PAYLOAD);

@@ -20,7 +20,13 @@ function withDeepArguments(history: readonly ProviderMessage[]): { edited: Provi
   const at = history.findIndex((message) => Array.isArray(message.tool_calls));
   const message = history[at] as { tool_calls: Array<{ function: Record<string, unknown> }> };
   const edited = [...history];
-  edited[at] = { ...message, tool_calls: [{ ...message.tool_calls[0], function: { ...message.tool_calls[0].function, arguments: deepArguments } }, ...message.tool_calls.slice(1)] };
+  edited[at] = {
+    ...message,
+    tool_calls: [
+      { ...message.tool_calls[0], function: { ...message.tool_calls[0].function, arguments: deepArguments } },
+      ...message.tool_calls.slice(1),
+    ],
+  };
   return { edited, at };
 }
 
@@ -33,7 +39,11 @@ describe(`values nested deeper than MAX_VALUE_DEPTH (${MAX_VALUE_DEPTH}) are ref
     const error = thrownBy(() => new FoldSession(options).prepare(edited));
     expect(error).toBeInstanceOf(FoldInputError);
     expect((error as FoldInputError).messageIndex).toBe(at);
-    expect(error.message).toMatch(new RegExp(`^message ${at}: tool_calls\\[0\\]\\.function\\.arguments.* nested more than ${MAX_VALUE_DEPTH} levels deep`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `^message ${at}: tool_calls\\[0\\]\\.function\\.arguments.* nested more than ${MAX_VALUE_DEPTH} levels deep`,
+      ),
+    );
   });
 
   it('a call after that message was folded: refused the same way, and the session goes on as if it never came', () => {

@@ -27,14 +27,28 @@ const tokensOf = (history: ProviderMessage[], counter = estimateTokens) => {
 };
 
 /** o200k tokens of what the provider reads as text: every string leaf except inline base64 payloads. */
-const readableTokens = (view: readonly ProviderMessage[]) => countTokens(stringLeaves(view).filter((leaf) => leaf.length < 200 || /\s/.test(leaf)).join('\n'));
+const readableTokens = (view: readonly ProviderMessage[]) =>
+  countTokens(
+    stringLeaves(view)
+      .filter((leaf) => leaf.length < 200 || /\s/.test(leaf))
+      .join('\n'),
+  );
 
 describe('every block kind is counted', () => {
   it('the repro: an Anthropic document with 1 MB of text is counted, and the view stays under 16,000 tokens', () => {
-    const document = Array.from({ length: 20_000 }, (_, n) => `line ${n}: the quarterly figures for region ${n % 17} rose by ${n % 9} percent`).join('\n');
+    const document = Array.from(
+      { length: 20_000 },
+      (_, n) => `line ${n}: the quarterly figures for region ${n % 17} rose by ${n % 9} percent`,
+    ).join('\n');
     expect(document.length).toBeGreaterThan(1_000_000);
     const history: ProviderMessage[] = [
-      { role: 'user', content: [{ type: 'text', text: 'Summarise the attached report.' }, { type: 'document', source: { type: 'text', media_type: 'text/plain', data: document }, title: 'report.txt' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Summarise the attached report.' },
+          { type: 'document', source: { type: 'text', media_type: 'text/plain', data: document }, title: 'report.txt' },
+        ],
+      },
     ];
     const raw = new FoldSession({ pressureCeiling: false, countTokens, now: () => 0 }).prepare(history);
     expect(raw.stats.rawTokens).toBeGreaterThan(250_000);
@@ -58,12 +72,18 @@ describe('every block kind is counted', () => {
 
   it.each(DIALECTS)('each extra block kind adds to the count (%s)', (dialect: Dialect) => {
     const text = (extra: Record<string, unknown>[]): ProviderMessage =>
-      dialect === 'gemini' ? { role: 'user', parts: [{ text: 'Look at these.' }, ...extra] } : { role: 'user', content: [{ type: 'text', text: 'Look at these.' }, ...extra] };
+      dialect === 'gemini'
+        ? { role: 'user', parts: [{ text: 'Look at these.' }, ...extra] }
+        : { role: 'user', content: [{ type: 'text', text: 'Look at these.' }, ...extra] };
     const base = tokensOf([text([])]);
     for (let seed = 0; seed < 4; seed++)
-      for (const block of extraBlocks(dialect, seed)) expect(tokensOf([text([block])]), `${JSON.stringify(block).slice(0, 90)}`).toBeGreaterThan(base + 40);
+      for (const block of extraBlocks(dialect, seed))
+        expect(tokensOf([text([block])]), `${JSON.stringify(block).slice(0, 90)}`).toBeGreaterThan(base + 40);
     // a kind warpfold does not know counts by its serialized size
-    const unknown = dialect === 'gemini' ? { videoMetadata: { payload: 'x'.repeat(4_000) } } : { type: 'container_upload', file_id: 'f'.repeat(4_000) };
+    const unknown =
+      dialect === 'gemini'
+        ? { videoMetadata: { payload: 'x'.repeat(4_000) } }
+        : { type: 'container_upload', file_id: 'f'.repeat(4_000) };
     expect(tokensOf([text([unknown])])).toBeGreaterThan(base + 500);
   });
 
@@ -74,17 +94,39 @@ describe('every block kind is counted', () => {
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content }] },
     ];
     const plain = tokensOf(history('done'));
-    expect(tokensOf(history([{ type: 'text', text: 'done' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: pngBase64(1_200, 900) } }]))).toBeGreaterThanOrEqual(plain + 1_400);
-    expect(tokensOf(history([{ type: 'text', text: 'done' }, { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'word '.repeat(3_000) } }]))).toBeGreaterThan(plain + 700);
+    expect(
+      tokensOf(
+        history([
+          { type: 'text', text: 'done' },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: pngBase64(1_200, 900) } },
+        ]),
+      ),
+    ).toBeGreaterThanOrEqual(plain + 1_400);
+    expect(
+      tokensOf(
+        history([
+          { type: 'text', text: 'done' },
+          { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'word '.repeat(3_000) } },
+        ]),
+      ),
+    ).toBeGreaterThan(plain + 700);
   });
 });
 
 describe.each(DIALECTS)('the bounded-view invariants over histories with every block kind (%s)', (dialect: Dialect) => {
   it('holds at every call', () => {
-    const samples = fc.sample(scenario(dialect, { maxTurns: 5, maxStepsPerTurn: 6, hugeWeight: 1 }), { numRuns: 8, seed: 14_002 });
+    const samples = fc.sample(scenario(dialect, { maxTurns: 5, maxStepsPerTurn: 6, hugeWeight: 1 }), {
+      numRuns: 8,
+      seed: 14_002,
+    });
     const problems = samples.flatMap((sample, index) => {
-      const decorated = { ...sample, generated: { ...sample.generated, history: withBlockKinds(sample.generated.history, dialect) } };
-      return run(dialect, decorated).problems.map((problem) => `sample ${index}: ${problem.invariant}: ${problem.detail}`);
+      const decorated = {
+        ...sample,
+        generated: { ...sample.generated, history: withBlockKinds(sample.generated.history, dialect) },
+      };
+      return run(dialect, decorated).problems.map(
+        (problem) => `sample ${index}: ${problem.invariant}: ${problem.detail}`,
+      );
     });
     expect(problems.slice(0, 8)).toEqual([]);
   }, 120_000);

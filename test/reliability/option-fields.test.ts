@@ -6,7 +6,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ALWAYS_ON_FOLD_CONFIG, foldConfigForCeiling, foldContext } from '../../src/fold/index.ts';
-import { DEFAULT_FOLD_CONFIG, FoldOptionsError, FoldSession, TIGHT_FOLD_CONFIG, type FoldConfig, type FoldPrepareOptions, type FoldSessionOptions, type ProviderMessage } from '../../src/index.ts';
+import {
+  DEFAULT_FOLD_CONFIG,
+  FoldOptionsError,
+  FoldSession,
+  TIGHT_FOLD_CONFIG,
+  type FoldConfig,
+  type FoldPrepareOptions,
+  type FoldSessionOptions,
+  type ProviderMessage,
+} from '../../src/index.ts';
 import { thrownBy } from '../helpers/thrown.ts';
 
 const history: ProviderMessage[] = [
@@ -22,14 +31,49 @@ const session = (options: Record<string, unknown>) => () => new FoldSession(opti
 
 describe('a field an options object does not have', () => {
   it.each<[string, () => unknown, string, RegExp]>([
-    ['a fold setting at the top level', session({ pressureCeiling: 8_000, closetFraction: 0.15 }), 'closetFraction', /FoldSession has no option "closetFraction"; fold settings go under foldConfig, as \{ foldConfig: \{ closetFraction: … \} \}/],
-    ['line weights at the top level', session({ lineWeights: { identifier: 1 } }), 'lineWeights', /fold settings go under foldConfig/],
-    ['a misspelt option', session({ pressureCeilng: 8_000 }), 'pressureCeilng', /FoldSession has no option "pressureCeilng"; the options are pressureCeiling, budget, /],
-    ['a misspelt fold setting', session({ foldConfig: { closetFraktion: 0.15 } }), 'foldConfig.closetFraktion', /foldConfig has no field "closetFraktion"; its fields are tailFraction, /],
-    ['a misspelt line weight', session({ foldConfig: { lineWeights: { identifer: 2 } } }), 'foldConfig.lineWeights.identifer', /foldConfig.lineWeights has no field "identifer"/],
-    ['a misspelt freeze setting', session({ freeze: { ttl: 1_000 } }), 'freeze.ttl', /freeze has no field "ttl"; its fields are enabled, ttlMs, maxTailChars, coldRefoldFraction/],
+    [
+      'a fold setting at the top level',
+      session({ pressureCeiling: 8_000, closetFraction: 0.15 }),
+      'closetFraction',
+      /FoldSession has no option "closetFraction"; fold settings go under foldConfig, as \{ foldConfig: \{ closetFraction: … \} \}/,
+    ],
+    [
+      'line weights at the top level',
+      session({ lineWeights: { identifier: 1 } }),
+      'lineWeights',
+      /fold settings go under foldConfig/,
+    ],
+    [
+      'a misspelt option',
+      session({ pressureCeilng: 8_000 }),
+      'pressureCeilng',
+      /FoldSession has no option "pressureCeilng"; the options are pressureCeiling, budget, /,
+    ],
+    [
+      'a misspelt fold setting',
+      session({ foldConfig: { closetFraktion: 0.15 } }),
+      'foldConfig.closetFraktion',
+      /foldConfig has no field "closetFraktion"; its fields are tailFraction, /,
+    ],
+    [
+      'a misspelt line weight',
+      session({ foldConfig: { lineWeights: { identifer: 2 } } }),
+      'foldConfig.lineWeights.identifer',
+      /foldConfig.lineWeights has no field "identifer"/,
+    ],
+    [
+      'a misspelt freeze setting',
+      session({ freeze: { ttl: 1_000 } }),
+      'freeze.ttl',
+      /freeze has no field "ttl"; its fields are enabled, ttlMs, maxTailChars, coldRefoldFraction/,
+    ],
     ['a misspelt recall setting', session({ recall: { cards: 2 } }), 'recall.cards', /recall has no field "cards"/],
-    ['a misspelt prepare option', () => new FoldSession().prepare(history, { measuredTokens: 10 } as unknown as FoldPrepareOptions), 'measuredTokens', /prepare has no option "measuredTokens"; the options are measuredInputTokens, hardEpoch, hardEpochSeed, taskRail/],
+    [
+      'a misspelt prepare option',
+      () => new FoldSession().prepare(history, { measuredTokens: 10 } as unknown as FoldPrepareOptions),
+      'measuredTokens',
+      /prepare has no option "measuredTokens"; the options are measuredInputTokens, hardEpoch, hardEpochSeed, taskRail/,
+    ],
   ])('%s', (_, run, option, problem) => {
     const error = optionsError(run);
     expect(error.option).toBe(option);
@@ -39,23 +83,104 @@ describe('a field an options object does not have', () => {
 
 describe('a value out of its range', () => {
   it.each<[string, () => unknown, string, RegExp]>([
-    ['a share given as a string', session({ foldConfig: { closetFraction: '0.15' } }), 'foldConfig.closetFraction', /foldConfig.closetFraction must be a number from 0 to 1, got "0.15"/],
-    ['a negative share', session({ foldConfig: { bandRatio: -0.5 } }), 'foldConfig.bandRatio', /must be a number from 0 to 1, got -0.5/],
+    [
+      'a share given as a string',
+      session({ foldConfig: { closetFraction: '0.15' } }),
+      'foldConfig.closetFraction',
+      /foldConfig.closetFraction must be a number from 0 to 1, got "0.15"/,
+    ],
+    [
+      'a negative share',
+      session({ foldConfig: { bandRatio: -0.5 } }),
+      'foldConfig.bandRatio',
+      /must be a number from 0 to 1, got -0.5/,
+    ],
     ['a share above 1', session({ foldConfig: { mergeFraction: 1.5 } }), 'foldConfig.mergeFraction', /got 1.5/],
-    ['a zero tail trigger', session({ foldConfig: { tailTriggerFraction: 0 } }), 'foldConfig.tailTriggerFraction', /must be false or a number above 0 and at most 1, got 0/],
-    ['a tail trigger of true', session({ foldConfig: { tailTriggerFraction: true } }), 'foldConfig.tailTriggerFraction', /got true/],
-    ['alwaysOn as a number', session({ foldConfig: { alwaysOn: 1 } }), 'foldConfig.alwaysOn', /must be a boolean, got 1/],
-    ['a recency that makes old lines weigh less than nothing', session({ foldConfig: { lineWeights: { recency: 3 } } }), 'foldConfig.lineWeights.recency', /must be a number from 0 to 2, got 3/],
-    ['a NaN weight', session({ foldConfig: { lineWeights: { identifier: Number.NaN } } }), 'foldConfig.lineWeights.identifier', /must be a finite number ≥ 0, got NaN/],
-    ['length weights of the wrong size', session({ foldConfig: { lineWeights: { assistantLength: [0, 0.1] } } }), 'foldConfig.lineWeights.assistantLength', /must be four finite numbers ≥ 0/],
-    ['line weights that are not an object', session({ foldConfig: { lineWeights: 0.5 } }), 'foldConfig.lineWeights', /foldConfig.lineWeights must be an object, got 0.5/],
-    ['a freeze share above 1', session({ freeze: { coldRefoldFraction: 2 } }), 'freeze.coldRefoldFraction', /must be a number from 0 to 1, got 2/],
+    [
+      'a zero tail trigger',
+      session({ foldConfig: { tailTriggerFraction: 0 } }),
+      'foldConfig.tailTriggerFraction',
+      /must be false or a number above 0 and at most 1, got 0/,
+    ],
+    [
+      'a tail trigger of true',
+      session({ foldConfig: { tailTriggerFraction: true } }),
+      'foldConfig.tailTriggerFraction',
+      /got true/,
+    ],
+    [
+      'alwaysOn as a number',
+      session({ foldConfig: { alwaysOn: 1 } }),
+      'foldConfig.alwaysOn',
+      /must be a boolean, got 1/,
+    ],
+    [
+      'a recency that makes old lines weigh less than nothing',
+      session({ foldConfig: { lineWeights: { recency: 3 } } }),
+      'foldConfig.lineWeights.recency',
+      /must be a number from 0 to 2, got 3/,
+    ],
+    [
+      'a NaN weight',
+      session({ foldConfig: { lineWeights: { identifier: Number.NaN } } }),
+      'foldConfig.lineWeights.identifier',
+      /must be a finite number ≥ 0, got NaN/,
+    ],
+    [
+      'length weights of the wrong size',
+      session({ foldConfig: { lineWeights: { assistantLength: [0, 0.1] } } }),
+      'foldConfig.lineWeights.assistantLength',
+      /must be four finite numbers ≥ 0/,
+    ],
+    [
+      'line weights that are not an object',
+      session({ foldConfig: { lineWeights: 0.5 } }),
+      'foldConfig.lineWeights',
+      /foldConfig.lineWeights must be an object, got 0.5/,
+    ],
+    [
+      'a freeze share above 1',
+      session({ freeze: { coldRefoldFraction: 2 } }),
+      'freeze.coldRefoldFraction',
+      /must be a number from 0 to 1, got 2/,
+    ],
     ['a negative freeze lifetime', session({ freeze: { ttlMs: -1 } }), 'freeze.ttlMs', /must be a number ≥ 0, got -1/],
-    ['a negative recall card count', session({ recall: { maxCards: -1 } }), 'recall.maxCards', /recall.maxCards must be a finite number ≥ 0, got -1/],
-    ['a recall counter that is not a function', session({ recall: { countTokens: 5 } }), 'recall.countTokens', /must be a function, got 5/],
-    ['foldContext with a negative turn count', () => foldContext(history, { turnsToFold: -1 }), 'turnsToFold', /turnsToFold must be a whole number ≥ 0, got -1/],
-    ['foldContext with a config missing a setting', () => foldContext(history, { config: { ...DEFAULT_FOLD_CONFIG, bandRatio: undefined } as unknown as FoldConfig }), 'config.bandRatio', /config.bandRatio is missing/],
-    ['foldContext with a config missing a line weight', () => foldContext(history, { config: { ...DEFAULT_FOLD_CONFIG, lineWeights: { ...DEFAULT_FOLD_CONFIG.lineWeights, recency: undefined } } as unknown as FoldConfig }), 'config.lineWeights.recency', /is missing/],
+    [
+      'a negative recall card count',
+      session({ recall: { maxCards: -1 } }),
+      'recall.maxCards',
+      /recall.maxCards must be a finite number ≥ 0, got -1/,
+    ],
+    [
+      'a recall counter that is not a function',
+      session({ recall: { countTokens: 5 } }),
+      'recall.countTokens',
+      /must be a function, got 5/,
+    ],
+    [
+      'foldContext with a negative turn count',
+      () => foldContext(history, { turnsToFold: -1 }),
+      'turnsToFold',
+      /turnsToFold must be a whole number ≥ 0, got -1/,
+    ],
+    [
+      'foldContext with a config missing a setting',
+      () => foldContext(history, { config: { ...DEFAULT_FOLD_CONFIG, bandRatio: undefined } as unknown as FoldConfig }),
+      'config.bandRatio',
+      /config.bandRatio is missing/,
+    ],
+    [
+      'foldContext with a config missing a line weight',
+      () =>
+        foldContext(history, {
+          config: {
+            ...DEFAULT_FOLD_CONFIG,
+            lineWeights: { ...DEFAULT_FOLD_CONFIG.lineWeights, recency: undefined },
+          } as unknown as FoldConfig,
+        }),
+      'config.lineWeights.recency',
+      /is missing/,
+    ],
   ])('%s', (_, run, option, problem) => {
     const error = optionsError(run);
     expect(error.option).toBe(option);
@@ -70,7 +195,10 @@ describe('what the library ships passes its own checks', () => {
     ['DEFAULT_FOLD_CONFIG', DEFAULT_FOLD_CONFIG],
     ['TIGHT_FOLD_CONFIG', TIGHT_FOLD_CONFIG],
     ['ALWAYS_ON_FOLD_CONFIG', ALWAYS_ON_FOLD_CONFIG],
-    ...ceilings.map((ceiling): [string, FoldConfig] => [`foldConfigForCeiling(${ceiling})`, foldConfigForCeiling(ceiling)]),
+    ...ceilings.map((ceiling): [string, FoldConfig] => [
+      `foldConfigForCeiling(${ceiling})`,
+      foldConfigForCeiling(ceiling),
+    ]),
   ];
 
   it.each(configs)('%s as a session override and as a whole foldContext config', (_, config) => {
@@ -80,13 +208,21 @@ describe('what the library ships passes its own checks', () => {
   });
 
   it('a config saved before its optional settings existed is still a whole config', () => {
-    const { fullMergeShare, closetWindowFraction, liveOutputFraction, liveOutputFloorFraction, ...older } = DEFAULT_FOLD_CONFIG;
-    expect([fullMergeShare, closetWindowFraction, liveOutputFraction, liveOutputFloorFraction].every((value) => value !== undefined)).toBe(true);
+    const { fullMergeShare, closetWindowFraction, liveOutputFraction, liveOutputFloorFraction, ...older } =
+      DEFAULT_FOLD_CONFIG;
+    expect(
+      [fullMergeShare, closetWindowFraction, liveOutputFraction, liveOutputFloorFraction].every(
+        (value) => value !== undefined,
+      ),
+    ).toBe(true);
     expect(() => foldContext(history, { config: older as FoldConfig })).not.toThrow();
   });
 
   it('settings given as undefined are absent, as a saved options object may have them', () => {
-    const folded = new FoldSession({ pressureCeiling: 8_000, foldConfig: { liveOutputFraction: undefined, closetWindowFraction: undefined } }).prepare(history);
+    const folded = new FoldSession({
+      pressureCeiling: 8_000,
+      foldConfig: { liveOutputFraction: undefined, closetWindowFraction: undefined },
+    }).prepare(history);
     expect(folded.messages.length).toBeGreaterThan(0);
   });
 });

@@ -14,12 +14,17 @@ import { DIALECTS } from '../helpers/dialects.ts';
 import { preparePoints } from '../helpers/drive.ts';
 import { BAD_MESSAGES } from './bad-messages.ts';
 
-const words = (seed: number, count: number) => Array.from({ length: count }, (_, n) => `word${(seed * 31 + n * 7) % 97}`).join(' ');
+const words = (seed: number, count: number) =>
+  Array.from({ length: count }, (_, n) => `word${(seed * 31 + n * 7) % 97}`).join(' ');
 
 describe('a rejected call leaves the session as it was', () => {
   it('the repro: after a rejected message 5, a rewritten message 5 re-folds as a fresh session does', () => {
     const history: ProviderMessage[] = [{ role: 'system', content: 'You are a careful assistant.' }];
-    for (let i = 0; i < 60; i++) history.push({ role: 'user', content: `task ${i} ${words(i, 160)}` }, { role: 'assistant', content: words(i + 1_000, 30) });
+    for (let i = 0; i < 60; i++)
+      history.push(
+        { role: 'user', content: `task ${i} ${words(i, 160)}` },
+        { role: 'assistant', content: words(i + 1_000, 30) },
+      );
     const used = new FoldSession({ pressureCeiling: 4_000, countTokens, now: () => 0 });
     used.prepare(history);
     const withBad = history.map((message, index) => (index === 5 ? { role: 'user', content: 42 } : message));
@@ -37,7 +42,11 @@ describe('a rejected call leaves the session as it was', () => {
 
   it('a counter that throws mid-fold leaves the session as it was', () => {
     const history: ProviderMessage[] = [{ role: 'system', content: 'sys' }];
-    for (let i = 0; i < 40; i++) history.push({ role: 'user', content: `task ${i} ${words(i, 120)}` }, { role: 'assistant', content: words(i + 500, 40) });
+    for (let i = 0; i < 40; i++)
+      history.push(
+        { role: 'user', content: `task ${i} ${words(i, 120)}` },
+        { role: 'assistant', content: words(i + 500, 40) },
+      );
     let armed = false;
     const counter = (text: string) => {
       if (armed && text.includes('[warpfold fold')) throw new Error('counter offline');
@@ -73,10 +82,26 @@ describe('a rejected call leaves the session as it was', () => {
           const at = badSeed % prefix.length;
           const badMessage = BAD_MESSAGES[bad].make(dialect);
           const badHistory =
-            placement === 'replace' ? prefix.map((message, index) => (index === at ? badMessage : message)) : placement === 'insert' ? [...prefix.slice(0, at), badMessage, ...prefix.slice(at)] : [...history, badMessage];
+            placement === 'replace'
+              ? prefix.map((message, index) => (index === at ? badMessage : message))
+              : placement === 'insert'
+                ? [...prefix.slice(0, at), badMessage, ...prefix.slice(at)]
+                : [...history, badMessage];
           const next: ProviderMessage[] =
-            continuation === 'grown' ? history : continuation === 'same' ? prefix : prefix.map((message, index) => (index === at && message.role === 'user' && typeof message.content === 'string' ? { ...message, content: `${message.content} (edited)` } : message));
-          const options = { pressureCeiling: ceiling, countTokens: counter === 'o200k' ? countTokens : estimateTokens, now: () => 0 };
+            continuation === 'grown'
+              ? history
+              : continuation === 'same'
+                ? prefix
+                : prefix.map((message, index) =>
+                    index === at && message.role === 'user' && typeof message.content === 'string'
+                      ? { ...message, content: `${message.content} (edited)` }
+                      : message,
+                  );
+          const options = {
+            pressureCeiling: ceiling,
+            countTokens: counter === 'o200k' ? countTokens : estimateTokens,
+            now: () => 0,
+          };
           const used = new FoldSession(options);
           const clean = new FoldSession(options);
           used.prepare(prefix);

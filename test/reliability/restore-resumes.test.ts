@@ -10,14 +10,31 @@ import { pairToolCalls, Transcript } from '../../src/messages/index.ts';
 import { estimateTokens } from '../../src/fold/index.ts';
 
 const WORDS = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu'.split(' ');
-const say = (count: number, offset: number) => Array.from({ length: count }, (_, n) => WORDS[(n + offset) % WORDS.length]).join(' ');
+const say = (count: number, offset: number) =>
+  Array.from({ length: count }, (_, n) => WORDS[(n + offset) % WORDS.length]).join(' ');
 
 /** User text, then for k < 12 a model call `grep thing_k app.py`, answered for k > 0 by k + 2 lines. */
 function geminiRepro(): ProviderMessage[] {
   const history: ProviderMessage[] = [{ role: 'user', parts: [{ text: say(5, 0) }] }];
   for (let k = 0; k < 12; k++) {
-    history.push({ role: 'model', parts: [{ text: say(20, k) }, { functionCall: { name: 'bash', args: { command: `grep thing_${k} app.py` } } }] });
-    if (k > 0) history.push({ role: 'user', parts: [{ functionResponse: { name: 'bash', response: { output: Array.from({ length: k + 2 }, (_, i) => `app.py:${i}: thing_${k} ${say(5, i)}`).join('\n') } } }] });
+    history.push({
+      role: 'model',
+      parts: [{ text: say(20, k) }, { functionCall: { name: 'bash', args: { command: `grep thing_${k} app.py` } } }],
+    });
+    if (k > 0)
+      history.push({
+        role: 'user',
+        parts: [
+          {
+            functionResponse: {
+              name: 'bash',
+              response: {
+                output: Array.from({ length: k + 2 }, (_, i) => `app.py:${i}: thing_${k} ${say(5, i)}`).join('\n'),
+              },
+            },
+          },
+        ],
+      });
   }
   return history;
 }
@@ -35,7 +52,8 @@ describe('a restored snapshot resumes byte for byte', () => {
           diverged.push(`snapshot after call ${snapshotAt} diverges at call ${length}`);
           break;
         }
-        if (length === snapshotAt) restored = new FoldSession({ pressureCeiling: 1_000, now: () => 0, restoredState: original.snapshot() });
+        if (length === snapshotAt)
+          restored = new FoldSession({ pressureCeiling: 1_000, now: () => 0, restoredState: original.snapshot() });
       }
     }
     expect(diverged).toEqual([]);
@@ -46,6 +64,8 @@ describe('a restored snapshot resumes byte for byte', () => {
     transcript.sync(geminiRepro());
     const whole = new Map(pairToolCalls(transcript.messages).map((pair) => [pair.id, pair.resultIndex]));
     for (let start = 0; start < transcript.length; start++)
-      for (const pair of pairToolCalls(transcript.messages.slice(start))) if (pair.resultIndex !== null) expect(pair.resultIndex, `slice from ${start}, call ${pair.id}`).toBe(whole.get(pair.id));
+      for (const pair of pairToolCalls(transcript.messages.slice(start)))
+        if (pair.resultIndex !== null)
+          expect(pair.resultIndex, `slice from ${start}, call ${pair.id}`).toBe(whole.get(pair.id));
   });
 });

@@ -16,35 +16,69 @@ import { stringLeaves } from '../helpers/view-checks.ts';
 /** A lone surrogate half anywhere in the string. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-const CLUSTERS = ['😀', '👍🏽', '👩\u200d👩\u200d👧', '🇯🇵', '🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}', 'e\u0301', '1\ufe0f\u20e3', '❤\ufe0f', 'क्षि', '\r\n'];
+const CLUSTERS = [
+  '😀',
+  '👍🏽',
+  '👩\u200d👩\u200d👧',
+  '🇯🇵',
+  '🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}',
+  'e\u0301',
+  '1\ufe0f\u20e3',
+  '❤\ufe0f',
+  'क्षि',
+  '\r\n',
+];
 
 describe('cuts land on character and cluster boundaries', () => {
   it("the repro: '😀'.repeat(150001) as a tool result at ceiling 4,000 clips without a lone surrogate", () => {
     for (const dialect of DIALECTS) {
-      const script = { system: 'sys', turns: [{ instruction: 'Print the emoji log.', steps: [{ calls: [{ id: 'e1', name: 'bash', args: { command: 'cat emoji.log' } }], results: [{ text: '😀'.repeat(150_001), isError: false }] }] }] };
+      const script = {
+        system: 'sys',
+        turns: [
+          {
+            instruction: 'Print the emoji log.',
+            steps: [
+              {
+                calls: [{ id: 'e1', name: 'bash', args: { command: 'cat emoji.log' } }],
+                results: [{ text: '😀'.repeat(150_001), isError: false }],
+              },
+            ],
+          },
+        ],
+      };
       const outcome = new FoldSession({ pressureCeiling: 4_000, now: () => 0 }).prepare(toDialect(script, dialect));
       const leaves = stringLeaves(outcome.messages);
-      expect(leaves.some((leaf) => leaf.includes('[warpfold clipped')), dialect).toBe(true);
-      expect(leaves.filter((leaf) => LONE_SURROGATE.test(leaf)), dialect).toEqual([]);
+      expect(
+        leaves.some((leaf) => leaf.includes('[warpfold clipped')),
+        dialect,
+      ).toBe(true);
+      expect(
+        leaves.filter((leaf) => LONE_SURROGATE.test(leaf)),
+        dialect,
+      ).toEqual([]);
     }
   });
 
   it('clipText keeps whole clusters on both sides of the marker', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...CLUSTERS, 'a', ' ', '\n'), { minLength: 50, maxLength: 400 }), fc.integer({ min: 5, max: 300 }), (pieces, maxChars) => {
-        const text = pieces.join('');
-        const clipped = clipText(text, maxChars);
-        expect(LONE_SURROGATE.test(clipped)).toBe(false);
-        if (clipped === text) return;
-        const [head, rest] = clipped.split('\n[warpfold clipped ');
-        const tail = rest.slice(rest.indexOf(']\n') + 2);
-        // the head is a prefix of whole pieces, the tail a suffix of whole pieces
-        const boundaries = new Set([0]);
-        let at = 0;
-        for (const piece of pieces) boundaries.add((at += piece.length));
-        expect(boundaries.has(head.length), `head of ${head.length} ends between pieces`).toBe(true);
-        expect(boundaries.has(text.length - tail.length), `tail of ${tail.length} starts between pieces`).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...CLUSTERS, 'a', ' ', '\n'), { minLength: 50, maxLength: 400 }),
+        fc.integer({ min: 5, max: 300 }),
+        (pieces, maxChars) => {
+          const text = pieces.join('');
+          const clipped = clipText(text, maxChars);
+          expect(LONE_SURROGATE.test(clipped)).toBe(false);
+          if (clipped === text) return;
+          const [head, rest] = clipped.split('\n[warpfold clipped ');
+          const tail = rest.slice(rest.indexOf(']\n') + 2);
+          // the head is a prefix of whole pieces, the tail a suffix of whole pieces
+          const boundaries = new Set([0]);
+          let at = 0;
+          for (const piece of pieces) boundaries.add((at += piece.length));
+          expect(boundaries.has(head.length), `head of ${head.length} ends between pieces`).toBe(true);
+          expect(boundaries.has(text.length - tail.length), `tail of ${tail.length} starts between pieces`).toBe(true);
+        },
+      ),
       { numRuns: 300, seed: 14_005 },
     );
   });
@@ -67,17 +101,27 @@ describe('cuts land on character and cluster boundaries', () => {
   });
 
   it.each(DIALECTS)('every string of every view over emoji-heavy histories is well formed (%s)', (dialect) => {
-    const blob = (seed: number, length: number) => Array.from({ length }, (_, n) => CLUSTERS[(seed + n * 7) % CLUSTERS.length] + (n % 9 === 0 ? '\n' : '')).join('');
+    const blob = (seed: number, length: number) =>
+      Array.from({ length }, (_, n) => CLUSTERS[(seed + n * 7) % CLUSTERS.length] + (n % 9 === 0 ? '\n' : '')).join('');
     const turns = Array.from({ length: 8 }, (_, t) => ({
       instruction: `Step ${t}: ${blob(t, 40)}`,
-      steps: [{ text: blob(t + 3, 120), calls: [{ id: `c${t}`, name: 'bash', args: { command: `echo ${blob(t + 5, 200)}` } }], results: [{ text: blob(t + 11, t === 7 ? 40_000 : 900), isError: t % 3 === 0 }] }],
+      steps: [
+        {
+          text: blob(t + 3, 120),
+          calls: [{ id: `c${t}`, name: 'bash', args: { command: `echo ${blob(t + 5, 200)}` } }],
+          results: [{ text: blob(t + 11, t === 7 ? 40_000 : 900), isError: t % 3 === 0 }],
+        },
+      ],
       reply: blob(t + 13, 60),
     }));
     const history = toDialect({ system: 'sys', turns }, dialect);
     const session = new FoldSession({ pressureCeiling: 2_000, now: () => 0 });
     for (let length = 2; length <= history.length; length++) {
       const outcome = session.prepare(history.slice(0, length));
-      expect(stringLeaves(outcome.messages).filter((leaf) => LONE_SURROGATE.test(leaf)), `history length ${length}`).toEqual([]);
+      expect(
+        stringLeaves(outcome.messages).filter((leaf) => LONE_SURROGATE.test(leaf)),
+        `history length ${length}`,
+      ).toEqual([]);
     }
   });
 });
@@ -100,7 +144,9 @@ describe('an own __proto__ key survives a copy', () => {
   });
 
   it('clipProviderMessage keeps nested own __proto__ keys as plain keys too', () => {
-    const message = JSON.parse('{"role":"user","content":[{"type":"text","text":"hello world","__proto__":{"polluted":true}}]}') as ProviderMessage;
+    const message = JSON.parse(
+      '{"role":"user","content":[{"type":"text","text":"hello world","__proto__":{"polluted":true}}]}',
+    ) as ProviderMessage;
     const copy = clipProviderMessage(message, 5) as { content: Array<Record<string, unknown>> };
     expect(Object.getPrototypeOf(copy.content[0])).toBe(Object.prototype);
     expect(Object.hasOwn(copy.content[0], '__proto__')).toBe(true);

@@ -24,7 +24,13 @@ describe('a history that shrinks after recall cards were pinned', () => {
         // the host drops its newest two messages (an undo, a retried turn)
         const shorter: ProviderMessage[] = history.slice(0, point - 2);
         const after = session.prepare(shorter);
-        const restored = new FoldSession({ pressureCeiling: 4_000, countTokens, now: () => 0, recall: true, restoredState: session.snapshot() });
+        const restored = new FoldSession({
+          pressureCeiling: 4_000,
+          countTokens,
+          now: () => 0,
+          recall: true,
+          restoredState: session.snapshot(),
+        });
         const next = history.slice(0, point - 1);
         expect(JSON.stringify(restored.prepare(next)), fixture.id).toBe(JSON.stringify(session.prepare(next)));
         expect(after.stats.recallCardsResident).toBeLessThanOrEqual(outcome.stats.recallCardsResident);

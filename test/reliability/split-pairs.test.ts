@@ -10,15 +10,25 @@ import { FoldSession, type ProviderMessage } from '../../src/index.ts';
 import { Transcript } from '../../src/messages/index.ts';
 import { estimateTokens } from '../../src/text/estimate-tokens.ts';
 
-const lines = (seed: number, count: number) => Array.from({ length: count }, (_, n) => `src/module_${seed}.py:${n}: value_${seed}_${n} = compute(${n})`).join('\n');
+const lines = (seed: number, count: number) =>
+  Array.from({ length: count }, (_, n) => `src/module_${seed}.py:${n}: value_${seed}_${n} = compute(${n})`).join('\n');
 
 function delayedAnswers(): ProviderMessage[] {
   const history: ProviderMessage[] = [{ role: 'user', parts: [{ text: 'Audit every module and report.' }] }];
   for (let k = 0; k < 30; k++) {
-    history.push({ role: 'model', parts: [{ text: `Reading module ${k}.` }, { functionCall: { id: `fc_${k}`, name: 'read_file', args: { path: `src/module_${k}.py` } } }] });
+    history.push({
+      role: 'model',
+      parts: [
+        { text: `Reading module ${k}.` },
+        { functionCall: { id: `fc_${k}`, name: 'read_file', args: { path: `src/module_${k}.py` } } },
+      ],
+    });
     // the host slips a note in before the answer
     history.push({ role: 'user', parts: [{ text: `note ${k}: keep going` }] });
-    history.push({ role: 'user', parts: [{ functionResponse: { id: `fc_${k}`, name: 'read_file', response: { output: lines(k, 12) } } }] });
+    history.push({
+      role: 'user',
+      parts: [{ functionResponse: { id: `fc_${k}`, name: 'read_file', response: { output: lines(k, 12) } } }],
+    });
   }
   return history;
 }
@@ -34,7 +44,10 @@ describe('a fold never splits a call from a later answer', () => {
         const outcome = session.prepare(history.slice(0, length));
         folds += outcome.stats.epochReason && outcome.stats.messagesFolded ? 1 : 0;
         // the view reads back: every result in it answers a call shown before it
-        expect(() => new Transcript(estimateTokens).sync(outcome.messages), `ceiling ${ceiling}, history length ${length}`).not.toThrow();
+        expect(
+          () => new Transcript(estimateTokens).sync(outcome.messages),
+          `ceiling ${ceiling}, history length ${length}`,
+        ).not.toThrow();
       }
       expect(folds, `ceiling ${ceiling}`).toBeGreaterThan(2);
     }

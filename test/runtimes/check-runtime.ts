@@ -3,7 +3,14 @@
  * compare with the single checked-in digest file. Pure, like the replay itself.
  */
 import expected from './expected-digests.json' with { type: 'json' };
-import { digestDifferences, replayAll, RUNTIME_CEILINGS, totalDigest, type DigestFile, type RuntimeDigests } from './runtime-replay.ts';
+import {
+  digestDifferences,
+  replayAll,
+  RUNTIME_CEILINGS,
+  totalDigest,
+  type DigestFile,
+  type RuntimeDigests,
+} from './runtime-replay.ts';
 import { REPLAY_SESSIONS } from './sessions.ts';
 
 export const EXPECTED = expected as unknown as DigestFile;
@@ -31,5 +38,11 @@ export function checkRuntime(): RuntimeCheck {
       if (entry.epochs < MINIMUM_EPOCHS) underFolded.push(`${id} at ${ceiling}: ${entry.epochs} epochs`);
     }
   }
-  return { digests, differences: digestDifferences(EXPECTED.sessions, digests), total: totalDigest(digests), calls, underFolded };
+  return {
+    digests,
+    differences: digestDifferences(EXPECTED.sessions, digests),
+    total: totalDigest(digests),
+    calls,
+    underFolded,
+  };
 }

@@ -21,8 +21,16 @@ describe('cross-runtime golden replay: Node', () => {
     const ids = REPLAY_SESSIONS.map((session) => session.id);
     expect(ids.filter((id) => !/^(outage|marathon)-/.test(id)).length).toBeGreaterThanOrEqual(5);
     for (const dialect of ['openai', 'anthropic', 'gemini']) expect(ids).toContain(`marathon-${dialect}`);
-    expect(REPLAY_SESSIONS.find((session) => session.id === 'marathon-gemini')!.messages.some((message) => message.role === 'model')).toBe(true);
-    expect(REPLAY_SESSIONS.find((session) => session.id === 'marathon-anthropic')!.messages.some((message) => JSON.stringify(message).includes('"tool_use"'))).toBe(true);
+    expect(
+      REPLAY_SESSIONS.find((session) => session.id === 'marathon-gemini')!.messages.some(
+        (message) => message.role === 'model',
+      ),
+    ).toBe(true);
+    expect(
+      REPLAY_SESSIONS.find((session) => session.id === 'marathon-anthropic')!.messages.some((message) =>
+        JSON.stringify(message).includes('"tool_use"'),
+      ),
+    ).toBe(true);
     expect(EXPECTED.ceilings).toEqual([...RUNTIME_CEILINGS]);
     expect(RUNTIME_CEILINGS).toEqual([2_000, 8_000]);
   });
@@ -33,8 +41,13 @@ describe('cross-runtime golden replay: Node', () => {
     const expected = structuredClone(actual);
     expect(digestDifferences(expected, actual)).toEqual([]);
     expected[session.id]['2000'].views[4] = '0000000000000000';
-    expect(digestDifferences(expected, actual)).toEqual([`${session.id} at 2000: 12 calls expected, 12 replayed; first difference at call 4 (0000000000000000 → ${actual[session.id]['2000'].views[4]})`]);
-    expect(digestDifferences({ other: {} }, actual)).toEqual(['other: not replayed', `${session.id}: not in the digest file`]);
+    expect(digestDifferences(expected, actual)).toEqual([
+      `${session.id} at 2000: 12 calls expected, 12 replayed; first difference at call 4 (0000000000000000 → ${actual[session.id]['2000'].views[4]})`,
+    ]);
+    expect(digestDifferences({ other: {} }, actual)).toEqual([
+      'other: not replayed',
+      `${session.id}: not in the digest file`,
+    ]);
   });
 
   it('digests tell views apart and are 64-bit hex', () => {

@@ -77,7 +77,14 @@ export function totalDigest(digests: RuntimeDigests): string {
 }
 
 export function digestFile(digests: RuntimeDigests): DigestFile {
-  return { format: DIGEST_FORMAT, ceilings: [...RUNTIME_CEILINGS], clockStepMs: RUNTIME_CLOCK_STEP_MS, counter: 'built-in estimator', total: totalDigest(digests), sessions: digests };
+  return {
+    format: DIGEST_FORMAT,
+    ceilings: [...RUNTIME_CEILINGS],
+    clockStepMs: RUNTIME_CLOCK_STEP_MS,
+    counter: 'built-in estimator',
+    total: totalDigest(digests),
+    sessions: digests,
+  };
 }
 
 /**
@@ -97,7 +104,9 @@ export function digestDifferences(expected: RuntimeDigests, actual: RuntimeDiges
       const at = want.findIndex((value, call) => got[call] !== value);
       if (at >= 0 || want.length !== got.length) {
         const call = at >= 0 ? at : Math.min(want.length, got.length);
-        problems.push(`${id} at ${ceiling}: ${want.length} calls expected, ${got.length} replayed; first difference at call ${call} (${want[call] ?? '-'} → ${got[call] ?? '-'})`);
+        problems.push(
+          `${id} at ${ceiling}: ${want.length} calls expected, ${got.length} replayed; first difference at call ${call} (${want[call] ?? '-'} → ${got[call] ?? '-'})`,
+        );
       }
     }
   }

@@ -4,7 +4,9 @@
  */
 import claudeCode from '../fixtures/sessions/claudecode-console-bookminder-day008-s1.json' with { type: 'json' };
 import sweBenchChat from '../fixtures/sessions/msa-ds-chat-dev-pydicom__pydicom-901.json' with { type: 'json' };
-import sweBenchReasoner from '../fixtures/sessions/msa-ds-reasoner-dev-sqlfluff__sqlfluff-2419.json' with { type: 'json' };
+import sweBenchReasoner from '../fixtures/sessions/msa-ds-reasoner-dev-sqlfluff__sqlfluff-2419.json' with {
+  type: 'json',
+};
 import sweAgent from '../fixtures/sessions/sweagent-gpt4-pydicom__pydicom-1458.json' with { type: 'json' };
 import tauBench from '../fixtures/sessions/tau-airline-gpt-4o-task02-trial1.json' with { type: 'json' };
 import marathonAnthropic from '../fixtures/synthetic/marathon-anthropic.json' with { type: 'json' };
@@ -17,7 +19,10 @@ import outageOpenai from '../fixtures/synthetic/outage-openai.json' with { type:
 import type { ProviderMessage } from '../../src/index.ts';
 import type { ReplaySession } from './runtime-replay.ts';
 
-const session = (file: { id: string; messages: unknown }): ReplaySession => ({ id: file.id, messages: file.messages as ProviderMessage[] });
+const session = (file: { id: string; messages: unknown }): ReplaySession => ({
+  id: file.id,
+  messages: file.messages as ProviderMessage[],
+});
 
 export const REPLAY_SESSIONS: readonly ReplaySession[] = [
   session(claudeCode),

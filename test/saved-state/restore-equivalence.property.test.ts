@@ -49,15 +49,40 @@ function withHugeMessage(script: CanonicalScript, { kind, at, chars }: NonNullab
     const [t, s] = places[at % places.length];
     const turn = script.turns[t];
     const { reply, ...opened } = turn;
-    const split = [{ ...opened, steps: turn.steps.slice(0, s) }, { instruction: grown('Here is the full log of the failing run, look at it before going on:', chars), steps: turn.steps.slice(s), ...(reply === undefined ? {} : { reply }) }];
+    const split = [
+      { ...opened, steps: turn.steps.slice(0, s) },
+      {
+        instruction: grown('Here is the full log of the failing run, look at it before going on:', chars),
+        steps: turn.steps.slice(s),
+        ...(reply === undefined ? {} : { reply }),
+      },
+    ];
     return { ...script, turns: [...script.turns.slice(0, t), ...split, ...script.turns.slice(t + 1)] };
   }
-  const results = script.turns.flatMap((turn, t) => turn.steps.flatMap((step, s) => step.results.map((_, k) => [t, s, k] as const)));
+  const results = script.turns.flatMap((turn, t) =>
+    turn.steps.flatMap((step, s) => step.results.map((_, k) => [t, s, k] as const)),
+  );
   if (!results.length) return script;
   const [t, s, k] = results[at % results.length];
   return {
     ...script,
-    turns: script.turns.map((turn, n) => (n !== t ? turn : { ...turn, steps: turn.steps.map((step, m) => (m !== s ? step : { ...step, results: step.results.map((result, r) => (r !== k ? result : { ...result, text: grown(result.text, chars) })) })) })),
+    turns: script.turns.map((turn, n) =>
+      n !== t
+        ? turn
+        : {
+            ...turn,
+            steps: turn.steps.map((step, m) =>
+              m !== s
+                ? step
+                : {
+                    ...step,
+                    results: step.results.map((result, r) =>
+                      r !== k ? result : { ...result, text: grown(result.text, chars) },
+                    ),
+                  },
+            ),
+          },
+    ),
   };
 }
 
@@ -81,7 +106,8 @@ interface Edit {
   readonly to: number;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** A copy of `message` whose tool-call arguments flip between JSON text and an object (OpenAI, Responses), or object and JSON text (Anthropic, Gemini, AI SDK). */
 function flipArguments(message: ProviderMessage): ProviderMessage {
@@ -124,7 +150,11 @@ class EditedHistory {
     for (const edit of this.edits) {
       if (edit.call > call || history.length < 2) continue;
       let place = this.placed.get(edit);
-      if (!place) this.placed.set(edit, (place = { at: 1 + (edit.at % (history.length - 1)), to: 1 + (edit.to % (history.length - 1)) }));
+      if (!place)
+        this.placed.set(
+          edit,
+          (place = { at: 1 + (edit.at % (history.length - 1)), to: 1 + (edit.to % (history.length - 1)) }),
+        );
       const at = Math.min(place.at, history.length - 1);
       const to = Math.min(place.to, history.length - 1);
       if (edit.kind === 'duplicate') history.splice(at, 0, history[at]);
@@ -155,7 +185,8 @@ function difference(actual: string, expected: string): string | undefined {
   if (actual === expected) return undefined;
   let at = 0;
   while (at < actual.length && at < expected.length && actual[at] === expected[at]) at++;
-  const reason = (text: string) => /"epochReason":"([a-z-]+)"/.exec(text)?.[1] ?? (text.startsWith('threw') ? text.slice(0, 120) : 'none');
+  const reason = (text: string) =>
+    /"epochReason":"([a-z-]+)"/.exec(text)?.[1] ?? (text.startsWith('threw') ? text.slice(0, 120) : 'none');
   return `live: ${reason(expected)}, restored: ${reason(actual)}; first difference at char ${at}: …${expected.slice(Math.max(0, at - 40), at + 40)}… against …${actual.slice(Math.max(0, at - 40), at + 40)}…`;
 }
 
@@ -163,19 +194,46 @@ const replay = fc.record({
   session: fc.nat({ max: SESSIONS.length - 1 }),
   dialect: fc.constantFrom(...DIALECTS),
   ceiling: fc.constantFrom(...CEILINGS),
-  edits: fc.array(fc.record({ call: fc.nat({ max: 40 }), kind: fc.constantFrom<EditKind>('duplicate', 'move', 'drop', 'arguments'), at: fc.nat(), to: fc.nat() }), { maxLength: 4 }),
+  edits: fc.array(
+    fc.record({
+      call: fc.nat({ max: 40 }),
+      kind: fc.constantFrom<EditKind>('duplicate', 'move', 'drop', 'arguments'),
+      at: fc.nat(),
+      to: fc.nat(),
+    }),
+    { maxLength: 4 },
+  ),
   // mostly seconds apart, sometimes past the provider cache's lifetime
-  clockSteps: fc.array(fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1_000, max: 60_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 300_001, max: 900_000 }) }), { minLength: 1, maxLength: 8 }),
+  clockSteps: fc.array(
+    fc.oneof(
+      { weight: 6, arbitrary: fc.integer({ min: 1_000, max: 60_000 }) },
+      { weight: 1, arbitrary: fc.integer({ min: 300_001, max: 900_000 }) },
+    ),
+    { minLength: 1, maxLength: 8 },
+  ),
   // the host reports what the provider counted for the previous prompt, a little off the session's count
   telemetry: fc.option(fc.double({ min: 0.9, max: 1.4, noNaN: true }), { nil: undefined }),
   followedFrom: fc.nat({ max: 30 }),
-  huge: fc.option(fc.record({ kind: fc.constantFrom<'result' | 'instruction'>('result', 'instruction'), at: fc.nat({ max: 40 }), chars: fc.integer({ min: 20_000, max: 60_000 }) }), { nil: undefined, freq: 2 }),
+  huge: fc.option(
+    fc.record({
+      kind: fc.constantFrom<'result' | 'instruction'>('result', 'instruction'),
+      at: fc.nat({ max: 40 }),
+      chars: fc.integer({ min: 20_000, max: 60_000 }),
+    }),
+    { nil: undefined, freq: 2 },
+  ),
 });
 
 type Replay = typeof replay extends fc.Arbitrary<infer T> ? T : never;
 
 /** What a run went through, so the suite can show it is not vacuous. */
-const seen = { calls: 0, refused: 0, reasons: new Map<string, number>(), dialects: new Set<Dialect>(), ceilings: new Set<number>() };
+const seen = {
+  calls: 0,
+  refused: 0,
+  reasons: new Map<string, number>(),
+  dialects: new Set<Dialect>(),
+  ceilings: new Set<number>(),
+};
 
 function run({ session, dialect, ceiling, edits, clockSteps, telemetry, followedFrom, huge }: Replay): void {
   const source = historyOf(session, dialect, huge);
@@ -191,12 +249,26 @@ function run({ session, dialect, ceiling, edits, clockSteps, telemetry, followed
   preparePoints(source).forEach((length, call) => {
     clock += clockSteps[call % clockSteps.length];
     const history = edited.at(call, length);
-    const prepareOptions: FoldPrepareOptions = telemetry && lastView ? { measuredInputTokens: Math.round(lastView * telemetry) } : {};
+    const prepareOptions: FoldPrepareOptions =
+      telemetry && lastView ? { measuredInputTokens: Math.round(lastView * telemetry) } : {};
     const restored = new FoldSession({ ...options, restoredState: snapshot });
     const expected = answer(() => live.prepare(history, prepareOptions));
     const where = `session ${SESSIONS[session].id}, ${dialect}, ceiling ${ceiling}, call ${call} (${history.length} messages)`;
-    expect(difference(answer(() => restored.prepare(history, prepareOptions)), expected), `${where}: restored after the call before`).toBeUndefined();
-    if (followed) expect(difference(answer(() => followed!.prepare(history, prepareOptions)), expected), `${where}: restored after call ${followedFrom}`).toBeUndefined();
+    expect(
+      difference(
+        answer(() => restored.prepare(history, prepareOptions)),
+        expected,
+      ),
+      `${where}: restored after the call before`,
+    ).toBeUndefined();
+    if (followed)
+      expect(
+        difference(
+          answer(() => followed!.prepare(history, prepareOptions)),
+          expected,
+        ),
+        `${where}: restored after call ${followedFrom}`,
+      ).toBeUndefined();
     snapshot = live.snapshot();
     expect(restored.snapshot(), `${where}: the restored session saves what the live one saves`).toBe(snapshot);
     if (call === followedFrom) followed = new FoldSession({ ...options, restoredState: snapshot });
@@ -220,6 +292,14 @@ describe('restore-then-continue equals continue, over edited replays (issue 29)'
     expect(seen.reasons.get('boundary-changed') ?? 0).toBeGreaterThan(0);
     expect(seen.reasons.get('over-budget') ?? 0).toBeGreaterThan(0);
     expect(seen.reasons.has('restored-mismatch')).toBe(false);
-    if (process.env.RESTORE_VERBOSE) console.log(JSON.stringify({ ...seen, reasons: Object.fromEntries(seen.reasons), dialects: [...seen.dialects], ceilings: [...seen.ceilings] }));
+    if (process.env.RESTORE_VERBOSE)
+      console.log(
+        JSON.stringify({
+          ...seen,
+          reasons: Object.fromEntries(seen.reasons),
+          dialects: [...seen.dialects],
+          ceilings: [...seen.ceilings],
+        }),
+      );
   }, 120_000);
 });

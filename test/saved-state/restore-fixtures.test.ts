@@ -12,7 +12,11 @@ interface RecordedCase {
   readonly snapAt: number;
   readonly snap: string;
   readonly messages: ProviderMessage[];
-  readonly calls: ReadonlyArray<{ readonly clock: number; readonly popts: FoldPrepareOptions; readonly h: readonly number[] }>;
+  readonly calls: ReadonlyArray<{
+    readonly clock: number;
+    readonly popts: FoldPrepareOptions;
+    readonly h: readonly number[];
+  }>;
 }
 
 // the o200k counter, remembered: a restore at every call re-counts the whole history
@@ -57,13 +61,32 @@ function replay(recorded: RecordedCase, restoredAt: number, checkedFrom = 0) {
     const history = call.h.map((i) => recorded.messages[i]);
     const restored = k >= checkedFrom ? new FoldSession({ ...options, restoredState: snapshot }) : null;
     const expected = answer(() => live.prepare(history, call.popts));
-    if (restored) expect(difference(answer(() => restored.prepare(history, call.popts)), expected), `call ${k + 1}, restored after call ${k}`).toBeUndefined();
-    if (followed) expect(difference(answer(() => followed!.prepare(history, call.popts)), expected), `call ${k + 1}, restored after call ${restoredAt}`).toBeUndefined();
-    const reason = expected.startsWith('threw') ? undefined : (JSON.parse(expected) as { stats: { epochReason?: string } }).stats.epochReason;
+    if (restored)
+      expect(
+        difference(
+          answer(() => restored.prepare(history, call.popts)),
+          expected,
+        ),
+        `call ${k + 1}, restored after call ${k}`,
+      ).toBeUndefined();
+    if (followed)
+      expect(
+        difference(
+          answer(() => followed!.prepare(history, call.popts)),
+          expected,
+        ),
+        `call ${k + 1}, restored after call ${restoredAt}`,
+      ).toBeUndefined();
+    const reason = expected.startsWith('threw')
+      ? undefined
+      : (JSON.parse(expected) as { stats: { epochReason?: string } }).stats.epochReason;
     if (reason) reasons.add(reason);
     snapshot = live.snapshot();
     // what the session wrote, its own decoder reads
-    expect(() => new FoldSession({ ...options, restoredState: snapshot }), `snapshot after call ${k + 1}`).not.toThrow();
+    expect(
+      () => new FoldSession({ ...options, restoredState: snapshot }),
+      `snapshot after call ${k + 1}`,
+    ).not.toThrow();
     if (k + 1 === restoredAt) followed = new FoldSession({ ...options, restoredState: snapshot });
   });
   return { live, reasons };
@@ -72,16 +95,27 @@ function replay(recorded: RecordedCase, restoredAt: number, checkedFrom = 0) {
 describe('recorded restore cases (issue 29)', () => {
   it('self-rejected snapshot: the recorded state is refused, and the session now writes one that restores', () => {
     const recorded = readCase('self-rejected-snapshot-20270997-24.json');
-    let clock = 0;
-    expect(() => new FoldSession({ pressureCeiling: recorded.ceiling, countTokens, now: () => clock, restoredState: recorded.snap })).toThrow(FoldStateError);
+    const clock = 0;
+    expect(
+      () =>
+        new FoldSession({
+          pressureCeiling: recorded.ceiling,
+          countTokens,
+          now: () => clock,
+          restoredState: recorded.snap,
+        }),
+    ).toThrow(FoldStateError);
     replay(recorded, recorded.snapAt - 4);
   });
 
-  it.each(['restore-divergence-20251711-662.json', 'restore-divergence-20251856-173.json'])('%s: restore-then-continue answers as continue, epochReason included', (name) => {
-    const recorded = readCase(name);
-    const { reasons } = replay(recorded, recorded.snapAt, recorded.snapAt - 100);
-    // the changed history is what the live session calls a boundary change
-    expect(reasons.has('boundary-changed')).toBe(true);
-    expect(reasons.has('restored-mismatch')).toBe(false);
-  });
+  it.each(['restore-divergence-20251711-662.json', 'restore-divergence-20251856-173.json'])(
+    '%s: restore-then-continue answers as continue, epochReason included',
+    (name) => {
+      const recorded = readCase(name);
+      const { reasons } = replay(recorded, recorded.snapAt, recorded.snapAt - 100);
+      // the changed history is what the live session calls a boundary change
+      expect(reasons.has('boundary-changed')).toBe(true);
+      expect(reasons.has('restored-mismatch')).toBe(false);
+    },
+  );
 });

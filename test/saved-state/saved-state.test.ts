@@ -8,7 +8,13 @@ import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { savedStateDigest } from '../../src/freeze/encode-saved-state.ts';
-import { FoldSession, FoldStateError, type FoldSessionOptions, type ProviderMessage, type SavedFoldSession } from '../../src/index.ts';
+import {
+  FoldSession,
+  FoldStateError,
+  type FoldSessionOptions,
+  type ProviderMessage,
+  type SavedFoldSession,
+} from '../../src/index.ts';
 import { SAVED_SESSION_FORMAT, SAVED_SESSION_VERSION } from '../../src/freeze/index.ts';
 import { toDialect } from '../helpers/dialects.ts';
 import { preparePoints } from '../helpers/drive.ts';
@@ -46,7 +52,10 @@ function sealedSession() {
   return { session, options, at, clock: () => clock, saved: JSON.parse(session.snapshot()) as SavedFoldSession };
 }
 
-const restoreError = (state: unknown, options: FoldSessionOptions = { pressureCeiling: 6_000, countTokens }): FoldStateError => {
+const restoreError = (
+  state: unknown,
+  options: FoldSessionOptions = { pressureCeiling: 6_000, countTokens },
+): FoldStateError => {
   try {
     new FoldSession({ ...options, restoredState: state as string });
   } catch (error) {
@@ -75,7 +84,13 @@ describe('saved format', () => {
 
   it('restores and resumes byte for byte, as text or parsed, whatever the key order', () => {
     const { session, options, at, saved } = sealedSession();
-    const reordered = JSON.parse(JSON.stringify(saved, (_key, value) => (value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).reverse()) : value)));
+    const reordered = JSON.parse(
+      JSON.stringify(saved, (_key, value) =>
+        value && typeof value === 'object' && !Array.isArray(value)
+          ? Object.fromEntries(Object.entries(value).reverse())
+          : value,
+      ),
+    );
     expect(Object.keys(reordered)[0]).toBe('state');
     const restoredFromText = new FoldSession({ ...options, restoredState: JSON.stringify(saved) });
     const restoredFromObject = new FoldSession({ ...options, restoredState: reordered });
@@ -133,7 +148,19 @@ describe('migration from version 1', () => {
   it('restores the checked-in v1 snapshot of 0.1.0 and serves its sealed prefix unchanged', () => {
     let clock = v1.snapshotClock;
     // 0.1.0 as it ran: its fold config (which had no live-output clip, a fixed closet window share and merges filled to their target) and recall on, its default at this ceiling
-    const options = { pressureCeiling: v1.pressureCeiling, now: () => clock, countTokens, foldConfig: { ...v1.foldConfig, liveOutputFraction: undefined, liveOutputFloorFraction: undefined, closetWindowFraction: undefined, fullMergeShare: undefined }, recall: true };
+    const options = {
+      pressureCeiling: v1.pressureCeiling,
+      now: () => clock,
+      countTokens,
+      foldConfig: {
+        ...v1.foldConfig,
+        liveOutputFraction: undefined,
+        liveOutputFloorFraction: undefined,
+        closetWindowFraction: undefined,
+        fullMergeShare: undefined,
+      },
+      recall: true,
+    };
     const restored = new FoldSession({ ...options, restoredState: JSON.stringify(v1.snapshot) });
     for (const expected of v1.next) {
       clock += v1.clockStepMs;
@@ -145,12 +172,19 @@ describe('migration from version 1', () => {
     // the bands of the v1 state are the view's folds, text for text
     const saved = JSON.parse(restored.snapshot()) as SavedFoldSession;
     expect(saved.version).toBe(SAVED_SESSION_VERSION);
-    expect(saved.state.bands.map((band) => [band.start, band.end, band.tokens, band.text])).toEqual(v1.snapshot.bands.map((band) => [band.start, band.end, band.tokens, band.text]));
-    expect(saved.state.counterProbe).toBe(countTokens('warpfold counter probe: Ünïcödé «text», code `x = f(42)`;\n\t{"k": [1, 2]} 日本語 😀'));
+    expect(saved.state.bands.map((band) => [band.start, band.end, band.tokens, band.text])).toEqual(
+      v1.snapshot.bands.map((band) => [band.start, band.end, band.tokens, band.text]),
+    );
+    expect(saved.state.counterProbe).toBe(
+      countTokens('warpfold counter probe: Ünïcödé «text», code `x = f(42)`;\n\t{"k": [1, 2]} 日本語 😀'),
+    );
   });
 
   it('checks a v1 state field by field too', () => {
-    const broken = { ...v1.snapshot, bands: [{ ...v1.snapshot.bands[0], lineKeys: [42, null] }, ...v1.snapshot.bands.slice(1)] };
+    const broken = {
+      ...v1.snapshot,
+      bands: [{ ...v1.snapshot.bands[0], lineKeys: [42, null] }, ...v1.snapshot.bands.slice(1)],
+    };
     expect(restoreError(broken).field).toBe('state.bands[0].lineKeys[0]');
     expect(restoreError({ ...v1.snapshot, dialect: 'klingon' }).field).toBe('state.dialect');
   });
@@ -177,13 +211,23 @@ describe('migration from version 2', () => {
     expect(saved.state.bands.every((band) => band.origins !== undefined)).toBe(true);
     const state = structuredClone(saved.state) as unknown as Record<string, any>;
     for (const band of state.bands) delete band.origins;
-    const restored = new FoldSession({ ...options, restoredState: { format: SAVED_SESSION_FORMAT, version: 2, digest: savedStateDigest(state), state } as unknown as SavedFoldSession });
+    const restored = new FoldSession({
+      ...options,
+      restoredState: {
+        format: SAVED_SESSION_FORMAT,
+        version: 2,
+        digest: savedStateDigest(state),
+        state,
+      } as unknown as SavedFoldSession,
+    });
     const copy = history.slice();
-    for (let turn = 40; turn < 120; turn++) expect(step(turn, restored, copy), `turn ${turn}`).toBe(step(turn, original, history));
+    for (let turn = 40; turn < 120; turn++)
+      expect(step(turn, restored, copy), `turn ${turn}`).toBe(step(turn, original, history));
     const resaved = JSON.parse(restored.snapshot()) as SavedFoldSession;
     expect(resaved.version).toBe(SAVED_SESSION_VERSION);
     // bands sealed after the restore (new, or merged) carry origins; one kept from the version 2 state has none
-    const keptFromBefore = (band: { start: number; end: number; text: string }) => saved.state.bands.some((old) => old.start === band.start && old.end === band.end && old.text === band.text);
+    const keptFromBefore = (band: { start: number; end: number; text: string }) =>
+      saved.state.bands.some((old) => old.start === band.start && old.end === band.end && old.text === band.text);
     const newer = resaved.state.bands.filter((band) => !keptFromBefore(band));
     expect(newer.length).toBeGreaterThan(0);
     expect(newer.every((band) => band.origins !== undefined)).toBe(true);
@@ -196,7 +240,14 @@ describe('bad states are refused with a FoldStateError naming the field', () => 
   const text = JSON.stringify(saved);
 
   it('unreadable: not JSON, cut short, not an object', () => {
-    for (const state of ['not json', text.slice(0, text.length - 1), text.slice(0, text.length >> 1), '[]', '42', 'null']) {
+    for (const state of [
+      'not json',
+      text.slice(0, text.length - 1),
+      text.slice(0, text.length >> 1),
+      '[]',
+      '42',
+      'null',
+    ]) {
       const error = restoreError(state);
       expect(error.problem).toBe('unreadable');
       expect(error.field).toBe('$');
@@ -204,8 +255,14 @@ describe('bad states are refused with a FoldStateError naming the field', () => 
   });
 
   it('unsupported: another format, a future version, a version that never had a format name', () => {
-    expect(restoreError({ ...saved, format: 'other/thing' })).toMatchObject({ problem: 'unsupported-version', field: 'format' });
-    expect(restoreError({ ...saved, version: SAVED_SESSION_VERSION + 1 })).toMatchObject({ problem: 'unsupported-version', field: 'version' });
+    expect(restoreError({ ...saved, format: 'other/thing' })).toMatchObject({
+      problem: 'unsupported-version',
+      field: 'format',
+    });
+    expect(restoreError({ ...saved, version: SAVED_SESSION_VERSION + 1 })).toMatchObject({
+      problem: 'unsupported-version',
+      field: 'version',
+    });
     expect(restoreError({ ...saved, version: 1 })).toMatchObject({ problem: 'unsupported-version', field: 'version' });
     expect(restoreError({ ...saved, version: 'two' })).toMatchObject({ problem: 'invalid-field', field: 'version' });
   });
@@ -213,7 +270,8 @@ describe('bad states are refused with a FoldStateError naming the field', () => 
   it('integrity: any edit of the content that leaves the digest as it was', () => {
     const edits: Array<(state: Record<string, any>) => void> = [
       (state) => (state.bands = []),
-      (state) => (state.bands[0].text = state.bands[0].text.replace(/.$/su, (last: string) => (last === 'x' ? 'y' : 'x'))),
+      (state) =>
+        (state.bands[0].text = state.bands[0].text.replace(/.$/su, (last: string) => (last === 'x' ? 'y' : 'x'))),
       (state) => (state.dialect = 'gemini'),
       (state) => (state.bands[0].tokens = 0),
       (state) => (state.history.coveredFingerprint += 1),
@@ -235,7 +293,10 @@ describe('bad states are refused with a FoldStateError naming the field', () => 
       ['state.bands[0].tokens', (state) => (state.bands[0].tokens -= 1)],
       ['state.bands[1].start', (state) => (state.bands[1].start += 1)],
       ['state.dialect', (state) => (state.dialect = 'klingon')],
-      ['state.clipped[0].maxChars', (state) => (state.clipped = [{ index: state.history.coveredEnd, maxChars: 'garbage', tokens: 3 }])],
+      [
+        'state.clipped[0].maxChars',
+        (state) => (state.clipped = [{ index: state.history.coveredEnd, maxChars: 'garbage', tokens: 3 }]),
+      ],
       ['state.clipped[0].index', (state) => (state.clipped = [{ index: 0, maxChars: 10, tokens: 3 }])],
       ['state.calibration.factor', (state) => (state.calibration.factor = Number.NaN)],
       ['state.calibration.factor', (state) => (state.calibration.factor = 0.5)],
@@ -245,11 +306,20 @@ describe('bad states are refused with a FoldStateError naming the field', () => 
       ['state.cards', (state) => delete state.cards],
       ['state.recall.resident', (state) => (state.recall = { calls: 1 })],
       ['state.bands[0].origins.firstLine', (state) => (state.bands[0].origins.firstLine = 0)],
-      ['state.bands[0].origins.lines[0]', (state) => (state.bands[0].origins.firstLine = state.bands[0].text.split('\n').length)],
+      [
+        'state.bands[0].origins.lines[0]',
+        (state) => (state.bands[0].origins.firstLine = state.bands[0].text.split('\n').length),
+      ],
       ['state.bands[0].origins.lines[0].kind', (state) => (state.bands[0].origins.lines[0].kind = 'poem')],
-      ['state.bands[0].origins.lines[0].messageIndex', (state) => (state.bands[0].origins.lines[0].messageIndex = state.bands[0].end)],
+      [
+        'state.bands[0].origins.lines[0].messageIndex',
+        (state) => (state.bands[0].origins.lines[0].messageIndex = state.bands[0].end),
+      ],
       ['state.bands[0].origins.omitted[0][1]', (state) => (state.bands[0].origins.omitted = [['bash', 0]])],
-      ['state.bands[0].origins.closet[0].kind', (state) => (state.bands[0].origins.closet = [{ value: 'x', kind: 'poem', messageIndex: state.bands[0].start }])],
+      [
+        'state.bands[0].origins.closet[0].kind',
+        (state) => (state.bands[0].origins.closet = [{ value: 'x', kind: 'poem', messageIndex: state.bands[0].start }]),
+      ],
     ];
     for (const [field, edit] of cases) {
       let error: FoldStateError | undefined;
@@ -267,7 +337,10 @@ describe('bad states are refused with a FoldStateError naming the field', () => 
     let deep: Record<string, unknown> = {};
     const root = deep;
     for (let i = 0; i < 100_000; i++) deep = deep.next = {};
-    expect(restoreError({ ...saved, state: { ...saved.state, bands: [root] } })).toMatchObject({ problem: 'invalid-field', field: 'state' });
+    expect(restoreError({ ...saved, state: { ...saved.state, bands: [root] } })).toMatchObject({
+      problem: 'invalid-field',
+      field: 'state',
+    });
     const cyclic: Record<string, unknown> = { ...saved.state };
     cyclic.self = cyclic;
     expect(restoreError({ ...saved, state: cyclic })).toMatchObject({ field: 'state' });
@@ -276,21 +349,26 @@ describe('bad states are refused with a FoldStateError naming the field', () => 
   it('a random edit anywhere in a saved state is never restored silently', () => {
     const leaves: string[][] = [];
     const walk = (value: unknown, path: string[]) => {
-      if (value && typeof value === 'object') for (const [key, child] of Object.entries(value)) walk(child, [...path, key]);
+      if (value && typeof value === 'object')
+        for (const [key, child] of Object.entries(value)) walk(child, [...path, key]);
       else leaves.push(path);
     };
     walk(saved.state, []);
     expect(leaves.length).toBeGreaterThan(20);
     fc.assert(
-      fc.property(fc.constantFrom(...leaves), fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.boolean()), (path, replacement) => {
-        const copy = structuredClone(saved) as SavedFoldSession & { state: Record<string, any> };
-        let parent: any = copy.state;
-        for (const key of path.slice(0, -1)) parent = parent[key];
-        const key = path[path.length - 1];
-        if (Object.is(parent[key], replacement)) return;
-        parent[key] = replacement;
-        expect(restoreError(copy).problem).toBe('integrity');
-      }),
+      fc.property(
+        fc.constantFrom(...leaves),
+        fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.boolean()),
+        (path, replacement) => {
+          const copy = structuredClone(saved) as SavedFoldSession & { state: Record<string, any> };
+          let parent: any = copy.state;
+          for (const key of path.slice(0, -1)) parent = parent[key];
+          const key = path[path.length - 1];
+          if (Object.is(parent[key], replacement)) return;
+          parent[key] = replacement;
+          expect(restoreError(copy).problem).toBe('integrity');
+        },
+      ),
       { seed: 9, numRuns: 300 },
     );
   });

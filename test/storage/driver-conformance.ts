@@ -28,14 +28,26 @@ export function runDriverConformance(name: string, create: () => Promise<Storage
       expect(keysOf(await driver.list('ab/'))).toEqual(['ab/1']);
       expect(await driver.list('c/')).toEqual([]);
       const withValues = await driver.list('a/', { values: true });
-      expect(withValues.map(({ key, value }) => [key, value]).sort()).toEqual(['a/', 'a/1', 'a/2/deep', 'a/é', 'a/🏁'].map((key) => [key, `value of ${key}`]));
-      expect((await driver.list('a/')).every((entry) => entry.value === undefined || entry.value === `value of ${entry.key}`)).toBe(true);
+      expect(withValues.map(({ key, value }) => [key, value]).sort()).toEqual(
+        ['a/', 'a/1', 'a/2/deep', 'a/é', 'a/🏁'].map((key) => [key, `value of ${key}`]),
+      );
+      expect(
+        (await driver.list('a/')).every(
+          (entry) => entry.value === undefined || entry.value === `value of ${entry.key}`,
+        ),
+      ).toBe(true);
     });
 
     it('lists a long value and many keys whole', async () => {
       const driver = await create();
       const long = `{"text":"${'y'.repeat(50_000)}"}`;
-      await driver.batch([{ key: 'p/long', value: long }, ...Array.from({ length: 300 }, (_, index) => ({ key: `p/${String(index).padStart(3, '0')}`, value: String(index) }))]);
+      await driver.batch([
+        { key: 'p/long', value: long },
+        ...Array.from({ length: 300 }, (_, index) => ({
+          key: `p/${String(index).padStart(3, '0')}`,
+          value: String(index),
+        })),
+      ]);
       const listed = await driver.list('p/', { values: true });
       expect(listed).toHaveLength(301);
       expect(listed.find((entry) => entry.key === 'p/long')?.value).toBe(long);
@@ -60,15 +72,25 @@ export function runDriverConformance(name: string, create: () => Promise<Storage
       const driver = await create();
       await driver.batch([{ key: 'c', value: 'kept' }]);
       const refusal = new Error('no');
-      await expect(driver.update('c', () => { throw refusal; })).rejects.toBe(refusal);
-      await expect(driver.update('fresh', () => { throw refusal; })).rejects.toBe(refusal);
+      await expect(
+        driver.update('c', () => {
+          throw refusal;
+        }),
+      ).rejects.toBe(refusal);
+      await expect(
+        driver.update('fresh', () => {
+          throw refusal;
+        }),
+      ).rejects.toBe(refusal);
       expect(await driver.get('c')).toBe('kept');
       expect(await driver.get('fresh')).toBeUndefined();
     });
 
     it('concurrent updates of one key never interleave: every increment counts', async () => {
       const driver = await create();
-      await Promise.all(Array.from({ length: 25 }, () => driver.update('counter', (current) => String(Number(current ?? '0') + 1))));
+      await Promise.all(
+        Array.from({ length: 25 }, () => driver.update('counter', (current) => String(Number(current ?? '0') + 1))),
+      );
       expect(await driver.get('counter')).toBe('25');
     });
 
@@ -87,7 +109,10 @@ export function runDriverConformance(name: string, create: () => Promise<Storage
       expect(await driver.get('o/3')).toBe('back');
       expect(keysOf(await driver.list('o/'))).toEqual(['o/1', 'o/3']);
       await driver.batch([]);
-      await driver.batch([{ key: 'o/1', value: null }, { key: 'o/missing', value: null }]);
+      await driver.batch([
+        { key: 'o/1', value: null },
+        { key: 'o/missing', value: null },
+      ]);
       expect(keysOf(await driver.list('o/'))).toEqual(['o/3']);
     });
   });

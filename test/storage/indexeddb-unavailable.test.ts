@@ -35,7 +35,9 @@ describe('indexeddb store without IndexedDB', () => {
     });
     try {
       const { createIndexedDbStore } = await import('../../src/storage/indexeddb.ts');
-      await expect(createIndexedDbStore({ name: 'private-mode' }).sessions.list()).rejects.toBeInstanceOf(IndexedDbUnavailableError);
+      await expect(createIndexedDbStore({ name: 'private-mode' }).sessions.list()).rejects.toBeInstanceOf(
+        IndexedDbUnavailableError,
+      );
     } finally {
       delete (globalThis as { indexedDB?: unknown }).indexedDB;
     }

@@ -1,6 +1,12 @@
 import { describe, it, expect } from 'vitest';
 import { createMemoryStore, memoryDriver } from '../../src/storage/memory.ts';
-import { createStorage, StorageError, STORAGE_SCHEMA_VERSION, type CorruptRecordError, type StorageDriver } from '../../src/storage/index.ts';
+import {
+  createStorage,
+  StorageError,
+  STORAGE_SCHEMA_VERSION,
+  type CorruptRecordError,
+  type StorageDriver,
+} from '../../src/storage/index.ts';
 import { makeEpisode } from '../episodes/fixtures.ts';
 import { runDriverConformance } from './driver-conformance.ts';
 import { runStorageConformance } from './storage-conformance.ts';
@@ -22,7 +28,17 @@ describe('memory store', () => {
     const records = new Map<string, string>();
     const first = createMemoryStore({ records });
     await first.sessions.save('s1', { calls: 1 });
-    await first.episodes.put([{ id: 'ep-1', sessionId: 's', request: '', files: [{ path: 'src/a.ts', how: 'read' }], conclusions: [], outcome: 'open', span: { startIndex: 0, endIndex: 1 } }]);
+    await first.episodes.put([
+      {
+        id: 'ep-1',
+        sessionId: 's',
+        request: '',
+        files: [{ path: 'src/a.ts', how: 'read' }],
+        conclusions: [],
+        outcome: 'open',
+        span: { startIndex: 0, endIndex: 1 },
+      },
+    ]);
     expect([...records.values()].every((value) => typeof value === 'string')).toBe(true);
     const second = createMemoryStore({ records });
     expect((await second.episodes.findByPaths(['a.ts'])).map((episode) => episode.id)).toEqual(['ep-1']);
@@ -52,7 +68,9 @@ describe('createStorage over any driver', () => {
   it('a failure inside a driver reaches the caller as a StorageError naming the driver and the operation, with the cause', async () => {
     const broken = new TypeError('socket closed');
     const driver: StorageDriver = { ...memoryDriver(), name: 'flaky', get: async () => Promise.reject(broken) };
-    const rejection = await createStorage(driver).sessions.load('s1').catch((error: unknown) => error);
+    const rejection = await createStorage(driver)
+      .sessions.load('s1')
+      .catch((error: unknown) => error);
     expect(rejection).toBeInstanceOf(StorageError);
     expect(rejection).toMatchObject({ code: 'storage-failed', cause: broken });
     expect(String((rejection as Error).message)).toMatch(/flaky storage: .*failed \(TypeError: socket closed\)/);
@@ -60,7 +78,10 @@ describe('createStorage over any driver', () => {
 
   it('storage of a newer schema is refused, not guessed at', async () => {
     const records = new Map([['meta/schema', String(STORAGE_SCHEMA_VERSION + 1)]]);
-    await expect(createMemoryStore({ records }).sessions.list()).rejects.toMatchObject({ code: 'storage-failed', message: expect.stringContaining(`schema ${STORAGE_SCHEMA_VERSION + 1}`) });
+    await expect(createMemoryStore({ records }).sessions.list()).rejects.toMatchObject({
+      code: 'storage-failed',
+      message: expect.stringContaining(`schema ${STORAGE_SCHEMA_VERSION + 1}`),
+    });
   });
 
   it('records of an older layout (no path index, no schema key) are indexed on the first operation, once', async () => {
@@ -74,7 +95,10 @@ describe('createStorage over any driver', () => {
     const store = createMemoryStore({ records, onCorruptRecord: (error) => reports.push(error) });
     expect(await store.episodes.findByPaths(['config/loader.ts'])).toEqual([episode]);
     expect(records.get('meta/schema')).toBe(String(STORAGE_SCHEMA_VERSION));
-    expect(JSON.parse(records.get(`episode-path/loader.ts/${episode.id}`) ?? '')).toEqual({ paths: ['src/config/loader.ts'], order: [0, -2_000, episode.sessionId, -3, episode.id] });
+    expect(JSON.parse(records.get(`episode-path/loader.ts/${episode.id}`) ?? '')).toEqual({
+      paths: ['src/config/loader.ts'],
+      order: [0, -2_000, episode.sessionId, -3, episode.id],
+    });
     expect(reports).toEqual([]);
     // an index key without paths and order still leads to the record, which is re-checked
     expect(await store.episodes.findByPaths(['stale.ts'])).toEqual([]);

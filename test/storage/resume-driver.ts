@@ -51,7 +51,13 @@ export class ResumeDriver {
     if (!(call >= 0 && call < points.length)) throw new RangeError(`call ${call} is outside 0..${points.length - 1}`);
     this.time = CLOCK_START_MS + (call + 1) * CLOCK_STEP_MS;
     const outcome = this.session.prepare(history.slice(0, points[call]));
-    return { call, historyLength: points[call], digest: await viewDigest(outcome), bands: outcome.stats.bands, epochReason: outcome.stats.epochReason ?? null };
+    return {
+      call,
+      historyLength: points[call],
+      digest: await viewDigest(outcome),
+      bands: outcome.stats.bands,
+      epochReason: outcome.stats.epochReason ?? null,
+    };
   }
 
   /** What a host saves: the saved format as a plain JSON object. */

@@ -1,5 +1,9 @@
 import { describe, it, expect, expectTypeOf } from 'vitest';
-import { TASK_RAIL_DRAFT_OPERATIONS, type TaskRailDraft, type TaskRailDraftOperationName } from '../../src/task-rail/index.ts';
+import {
+  TASK_RAIL_DRAFT_OPERATIONS,
+  type TaskRailDraft,
+  type TaskRailDraftOperationName,
+} from '../../src/task-rail/index.ts';
 
 describe('TASK_RAIL_DRAFT_OPERATIONS', () => {
   it('lists the draft operation names in their wire spelling, frozen', () => {

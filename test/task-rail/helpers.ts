@@ -19,7 +19,11 @@ export function threeStepRail(locked = false): TaskRail {
       id: 'rail-1',
       title: 'Ship it',
       locked,
-      steps: [{ id: 'a', title: 'Inspect' }, { id: 'b', title: 'Patch', detail: 'only parser.ts' }, { id: 'c', title: 'Validate' }],
+      steps: [
+        { id: 'a', title: 'Inspect' },
+        { id: 'b', title: 'Patch', detail: 'only parser.ts' },
+        { id: 'c', title: 'Validate' },
+      ],
       now: START,
     }),
   );

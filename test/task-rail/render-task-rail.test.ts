@@ -20,7 +20,9 @@ describe('renderTaskRail', () => {
         now: 0,
       }),
     );
-    rail = railOf(ackStep(rail, { stepId: 'a', outcome: 'done', evidence: 'read   src/parser.ts\n lines 1-80', now: 1 }));
+    rail = railOf(
+      ackStep(rail, { stepId: 'a', outcome: 'done', evidence: 'read   src/parser.ts\n lines 1-80', now: 1 }),
+    );
     rail = railOf(ackStep(rail, { stepId: 'e', outcome: 'skipped', now: 2 }));
     rail = railOf(shoot(rail, { stepId: 'b', now: 3 }));
     rail = railOf(sprint(rail, { size: 1, now: 4 }));
@@ -49,13 +51,18 @@ describe('renderTaskRail', () => {
 
   it('truncates long evidence to one line', () => {
     const rail = railOf(ackStep(threeStepRail(), { stepId: 'a', outcome: 'done', evidence: 'x'.repeat(500), now: 1 }));
-    const line = renderTaskRail(rail).split('\n').find((candidate) => candidate.includes('{a}')) ?? '';
+    const line =
+      renderTaskRail(rail)
+        .split('\n')
+        .find((candidate) => candidate.includes('{a}')) ?? '';
     expect(line.length).toBeLessThan(220);
     expect(line.endsWith('…')).toBe(true);
   });
 
   it('renders an empty rail without a legend', () => {
-    expect(renderTaskRail(railOf(startTaskRail({ id: 'r', title: 'Plan', now: 0 })))).toBe('Task rail: Plan {r} · 0/0 resolved · 0% · empty');
+    expect(renderTaskRail(railOf(startTaskRail({ id: 'r', title: 'Plan', now: 0 })))).toBe(
+      'Task rail: Plan {r} · 0/0 resolved · 0% · empty',
+    );
   });
 
   it('is byte-identical for equal rails and ignores clock values', () => {

@@ -28,7 +28,11 @@ type Command =
 
 const title = fc.string({ minLength: 1, maxLength: 12 }).filter((value) => value.trim() !== '');
 const command: fc.Arbitrary<Command> = fc.oneof(
-  fc.record({ kind: fc.constant('sprint' as const), titles: fc.array(title, { maxLength: 3 }), size: fc.integer({ min: 1, max: 4 }) }),
+  fc.record({
+    kind: fc.constant('sprint' as const),
+    titles: fc.array(title, { maxLength: 3 }),
+    size: fc.integer({ min: 1, max: 4 }),
+  }),
   fc.record({ kind: fc.constant('shoot' as const), stepIndex: fc.option(fc.nat(8), { nil: null }) }),
   fc.record({
     kind: fc.constant('ack' as const),
@@ -48,7 +52,12 @@ function apply(rail: TaskRail, next: Command, now: number): TaskRailResult {
     case 'shoot':
       return shoot(rail, { ...(next.stepIndex === null ? {} : { stepId: stepId(next.stepIndex) }), now });
     case 'ack':
-      return ackStep(rail, { stepId: stepId(next.stepIndex), outcome: next.outcome, ...(next.evidence === null ? {} : { evidence: next.evidence }), now });
+      return ackStep(rail, {
+        stepId: stepId(next.stepIndex),
+        outcome: next.outcome,
+        ...(next.evidence === null ? {} : { evidence: next.evidence }),
+        now,
+      });
     case 'lock':
       return lockTaskRail(rail, { now });
     case 'unlock':
@@ -79,22 +88,35 @@ describe('serializeTaskRail / restoreTaskRail', () => {
 
   it('round-trips any sequence of valid operations unchanged, never mutating its input', () => {
     fc.assert(
-      fc.property(fc.array(title, { maxLength: 5 }), fc.boolean(), fc.array(command, { maxLength: 30 }), (titles, locked, commands) => {
-        let rail = railOf(startTaskRail({ id: 'rail', title: 'Property', locked, steps: titles.map((value) => ({ title: value })), now: START }));
-        let now = START;
-        for (const next of commands) {
-          now += 1;
-          const snapshot = structuredClone(rail);
-          const result = apply(rail, next, now);
-          expect(rail).toStrictEqual(snapshot);
-          if (!result.ok) continue;
-          expect(result.rail.revision).toBeGreaterThanOrEqual(rail.revision);
-          expect(result.rail.steps.filter((step) => step.status === 'active').length).toBeLessThanOrEqual(1);
-          expect(new Set(result.rail.steps.map((step) => step.id)).size).toBe(result.rail.steps.length);
-          rail = result.rail;
-          expect(railOf(roundTrip(rail))).toStrictEqual(rail);
-        }
-      }),
+      fc.property(
+        fc.array(title, { maxLength: 5 }),
+        fc.boolean(),
+        fc.array(command, { maxLength: 30 }),
+        (titles, locked, commands) => {
+          let rail = railOf(
+            startTaskRail({
+              id: 'rail',
+              title: 'Property',
+              locked,
+              steps: titles.map((value) => ({ title: value })),
+              now: START,
+            }),
+          );
+          let now = START;
+          for (const next of commands) {
+            now += 1;
+            const snapshot = structuredClone(rail);
+            const result = apply(rail, next, now);
+            expect(rail).toStrictEqual(snapshot);
+            if (!result.ok) continue;
+            expect(result.rail.revision).toBeGreaterThanOrEqual(rail.revision);
+            expect(result.rail.steps.filter((step) => step.status === 'active').length).toBeLessThanOrEqual(1);
+            expect(new Set(result.rail.steps.map((step) => step.id)).size).toBe(result.rail.steps.length);
+            rail = result.rail;
+            expect(railOf(roundTrip(rail))).toStrictEqual(rail);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -104,16 +126,56 @@ describe('restoreTaskRail errors', () => {
   const valid = (): Record<string, unknown> => JSON.parse(JSON.stringify(serializeTaskRail(threeStepRail())));
 
   it.each([
-    ['a wrong version', (value: Record<string, unknown>) => ({ ...value, version: 2 }), 'unsupported-version', 'version'],
+    [
+      'a wrong version',
+      (value: Record<string, unknown>) => ({ ...value, version: 2 }),
+      'unsupported-version',
+      'version',
+    ],
     ['a missing version', ({ version: _, ...rest }: Record<string, unknown>) => rest, 'unsupported-version', 'version'],
     ['an empty id', (value: Record<string, unknown>) => ({ ...value, id: '' }), 'invalid-serialized-rail', 'id'],
-    ['a numeric title', (value: Record<string, unknown>) => ({ ...value, title: 7 }), 'invalid-serialized-rail', 'title'],
-    ['a string lock', (value: Record<string, unknown>) => ({ ...value, locked: 'true' }), 'invalid-serialized-rail', 'locked'],
-    ['a negative revision', (value: Record<string, unknown>) => ({ ...value, revision: -1 }), 'invalid-serialized-rail', 'revision'],
-    ['a zero step counter', (value: Record<string, unknown>) => ({ ...value, nextStepNumber: 0 }), 'invalid-serialized-rail', 'nextStepNumber'],
-    ['a string time', (value: Record<string, unknown>) => ({ ...value, createdAt: '2024' }), 'invalid-serialized-rail', 'createdAt'],
-    ['missing steps', (value: Record<string, unknown>) => ({ ...value, steps: null }), 'invalid-serialized-rail', 'steps'],
-    ['a bad objective', (value: Record<string, unknown>) => ({ ...value, objective: 1 }), 'invalid-serialized-rail', 'objective'],
+    [
+      'a numeric title',
+      (value: Record<string, unknown>) => ({ ...value, title: 7 }),
+      'invalid-serialized-rail',
+      'title',
+    ],
+    [
+      'a string lock',
+      (value: Record<string, unknown>) => ({ ...value, locked: 'true' }),
+      'invalid-serialized-rail',
+      'locked',
+    ],
+    [
+      'a negative revision',
+      (value: Record<string, unknown>) => ({ ...value, revision: -1 }),
+      'invalid-serialized-rail',
+      'revision',
+    ],
+    [
+      'a zero step counter',
+      (value: Record<string, unknown>) => ({ ...value, nextStepNumber: 0 }),
+      'invalid-serialized-rail',
+      'nextStepNumber',
+    ],
+    [
+      'a string time',
+      (value: Record<string, unknown>) => ({ ...value, createdAt: '2024' }),
+      'invalid-serialized-rail',
+      'createdAt',
+    ],
+    [
+      'missing steps',
+      (value: Record<string, unknown>) => ({ ...value, steps: null }),
+      'invalid-serialized-rail',
+      'steps',
+    ],
+    [
+      'a bad objective',
+      (value: Record<string, unknown>) => ({ ...value, objective: 1 }),
+      'invalid-serialized-rail',
+      'objective',
+    ],
   ])('rejects %s', (_, corrupt, code, field) => {
     const error = errorOf(restoreTaskRail(corrupt(valid())));
     expect([error.code, error.field]).toEqual([code, field]);

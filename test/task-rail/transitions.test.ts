@@ -68,7 +68,17 @@ describe('startTaskRail', () => {
   });
 
   it('rejects duplicate step ids', () => {
-    const error = errorOf(startTaskRail({ id: 'r', title: 't', now: 0, steps: [{ id: 'a', title: 'x' }, { id: 'a', title: 'y' }] }));
+    const error = errorOf(
+      startTaskRail({
+        id: 'r',
+        title: 't',
+        now: 0,
+        steps: [
+          { id: 'a', title: 'x' },
+          { id: 'a', title: 'y' },
+        ],
+      }),
+    );
     expect([error.code, error.field, error.stepId]).toEqual(['duplicate-step-id', 'steps[1].id', 'a']);
   });
 });
@@ -88,7 +98,9 @@ describe('sprint', () => {
   });
 
   it('appends steps with fresh ids that skip taken ones, then queues', () => {
-    const base = railOf(startTaskRail({ id: 'r', title: 't', steps: [{ title: 'one' }, { id: 'step-2', title: 'two' }], now: 0 }));
+    const base = railOf(
+      startTaskRail({ id: 'r', title: 't', steps: [{ title: 'one' }, { id: 'step-2', title: 'two' }], now: 0 }),
+    );
     const rail = railOf(sprint(base, { steps: [{ title: 'three' }, { title: 'four' }], size: 10, now: 1 }));
     expect(rail.steps.map((step) => step.id)).toEqual(['step-1', 'step-2', 'step-3', 'step-4']);
     expect(rail.steps.every((step) => step.status === 'queued')).toBe(true);
@@ -122,7 +134,9 @@ describe('sprint', () => {
     expect(errorOf(sprint(threeStepRail(), { size: 1.5, now: 1 })).field).toBe('size');
     expect(errorOf(sprint(threeStepRail(), { now: Number.POSITIVE_INFINITY })).field).toBe('now');
     expect(errorOf(sprint(threeStepRail(), { steps: {} as never, now: 1 })).field).toBe('steps');
-    expect(errorOf(sprint(threeStepRail(), { steps: [{ id: 'a', title: 'dup' }], now: 1 })).code).toBe('duplicate-step-id');
+    expect(errorOf(sprint(threeStepRail(), { steps: [{ id: 'a', title: 'dup' }], now: 1 })).code).toBe(
+      'duplicate-step-id',
+    );
   });
 });
 
@@ -154,7 +168,10 @@ describe('shoot', () => {
 
   it('shoots a chosen step, refusing unknown and resolved ones', () => {
     expect(railOf(shoot(threeStepRail(), { stepId: 'c', now: 1 })).steps[2].status).toBe('active');
-    expect(errorOf(shoot(threeStepRail(), { stepId: 'zz', now: 1 }))).toMatchObject({ code: 'unknown-step', stepId: 'zz' });
+    expect(errorOf(shoot(threeStepRail(), { stepId: 'zz', now: 1 }))).toMatchObject({
+      code: 'unknown-step',
+      stepId: 'zz',
+    });
     const done = railOf(ackStep(threeStepRail(), { stepId: 'a', outcome: 'done', now: 1 }));
     expect(errorOf(shoot(done, { stepId: 'a', now: 2 })).code).toBe('step-already-resolved');
   });
@@ -178,13 +195,15 @@ describe('shoot', () => {
 
 describe('ackStep', () => {
   it('records outcome, evidence, note and time', () => {
-    const rail = railOf(ackStep(railOf(shoot(threeStepRail(), { now: 1 })), {
-      stepId: 'a',
-      outcome: 'done',
-      evidence: '  npm test: 12 passed ',
-      note: 'fast',
-      now: 9,
-    }));
+    const rail = railOf(
+      ackStep(railOf(shoot(threeStepRail(), { now: 1 })), {
+        stepId: 'a',
+        outcome: 'done',
+        evidence: '  npm test: 12 passed ',
+        note: 'fast',
+        now: 9,
+      }),
+    );
     expect(rail.steps[0]).toStrictEqual({
       id: 'a',
       title: 'Inspect',
@@ -246,7 +265,9 @@ describe('locking', () => {
 
 describe('progress', () => {
   it('counts statuses, floors the percent and names the current step', () => {
-    let rail = railOf(startTaskRail({ id: 'r', title: 't', steps: [{ title: 'a' }, { title: 'b' }, { title: 'c' }], now: 0 }));
+    let rail = railOf(
+      startTaskRail({ id: 'r', title: 't', steps: [{ title: 'a' }, { title: 'b' }, { title: 'c' }], now: 0 }),
+    );
     expect(taskRailProgress(rail)).toMatchObject({ total: 3, pending: 3, resolved: 0, percent: 0, status: 'ready' });
     expect(taskRailProgress(rail).currentStep?.id).toBe('step-1');
     rail = railOf(ackStep(rail, { stepId: 'step-1', outcome: 'done', now: 1 }));
@@ -270,7 +291,11 @@ describe('progress', () => {
   });
 
   it('reports 0% for an empty rail', () => {
-    expect(taskRailProgress(railOf(startTaskRail({ id: 'r', title: 't', now: 0 })))).toMatchObject({ total: 0, percent: 0, status: 'empty' });
+    expect(taskRailProgress(railOf(startTaskRail({ id: 'r', title: 't', now: 0 })))).toMatchObject({
+      total: 0,
+      percent: 0,
+      status: 'empty',
+    });
   });
 });
 

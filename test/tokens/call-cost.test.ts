@@ -17,14 +17,21 @@ describe('callCost', () => {
     const cost = callCost({ totalTokens: 5_000, cachedPrefixTokens: 1_023, model: 'claude-sonnet-4-5' });
     expect(cost.cacheReadTokens).toBe(0);
     expect(cost.cacheWriteTokens).toBe(5_000);
-    expect(callCost({ totalTokens: 5_000, cachedPrefixTokens: 1_024, model: 'claude-sonnet-4-5' }).cacheReadTokens).toBe(1_024);
+    expect(
+      callCost({ totalTokens: 5_000, cachedPrefixTokens: 1_024, model: 'claude-sonnet-4-5' }).cacheReadTokens,
+    ).toBe(1_024);
   });
 
   it('bills a prompt too short to cache as fresh input, unless told to follow the scorer', () => {
     const real = callCost({ totalTokens: 900, cachedPrefixTokens: 0, model: 'claude-sonnet-4-5' });
     expect(real.freshTokens).toBe(900);
     close(real.inputCost, (900 * 3) / 1e6);
-    const scorer = callCost({ totalTokens: 900, cachedPrefixTokens: 0, model: 'claude-sonnet-4-5', writeBelowMinimum: true });
+    const scorer = callCost({
+      totalTokens: 900,
+      cachedPrefixTokens: 0,
+      model: 'claude-sonnet-4-5',
+      writeBelowMinimum: true,
+    });
     close(scorer.inputCost, (900 * 3.75) / 1e6);
   });
 
@@ -35,7 +42,13 @@ describe('callCost', () => {
   });
 
   it('charges the 1-hour write price and output when asked', () => {
-    const cost = callCost({ totalTokens: 2_000, cachedPrefixTokens: 0, model: 'claude-opus-4-8', cacheLifetime: '1h', outputTokens: 100 });
+    const cost = callCost({
+      totalTokens: 2_000,
+      cachedPrefixTokens: 0,
+      model: 'claude-opus-4-8',
+      cacheLifetime: '1h',
+      outputTokens: 100,
+    });
     close(cost.cacheWriteCost, (2_000 * 10) / 1e6);
     close(cost.outputCost, (100 * 25) / 1e6);
     close(cost.totalCost, cost.inputCost + cost.outputCost);
@@ -43,13 +56,20 @@ describe('callCost', () => {
 
   it('splits every prompt into reads, writes and fresh tokens that add up', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 300_000 }), fc.integer({ min: 0, max: 300_000 }), fc.constantFrom(...Object.keys(PRICE_TABLE)), (total, cached, model) => {
-        const cost = callCost({ totalTokens: total, cachedPrefixTokens: cached, model });
-        expect(cost.cacheReadTokens + cost.cacheWriteTokens + cost.freshTokens).toBe(total);
-        expect(cost.inputCost).toBeGreaterThanOrEqual(0);
-        // Caching never makes a call dearer than the same call with nothing cached.
-        expect(cost.inputCost).toBeLessThanOrEqual(callCost({ totalTokens: total, cachedPrefixTokens: 0, model }).inputCost + 1e-12);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 300_000 }),
+        fc.integer({ min: 0, max: 300_000 }),
+        fc.constantFrom(...Object.keys(PRICE_TABLE)),
+        (total, cached, model) => {
+          const cost = callCost({ totalTokens: total, cachedPrefixTokens: cached, model });
+          expect(cost.cacheReadTokens + cost.cacheWriteTokens + cost.freshTokens).toBe(total);
+          expect(cost.inputCost).toBeGreaterThanOrEqual(0);
+          // Caching never makes a call dearer than the same call with nothing cached.
+          expect(cost.inputCost).toBeLessThanOrEqual(
+            callCost({ totalTokens: total, cachedPrefixTokens: 0, model }).inputCost + 1e-12,
+          );
+        },
+      ),
     );
   });
 });

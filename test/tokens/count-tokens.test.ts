@@ -18,12 +18,14 @@ describe('countTokens', () => {
 
   it('memoized counter agrees with the plain one', () => {
     const counter = createTokenCounter({ memoLimit: 3 });
-    fc.assert(fc.property(fc.string(), (text) => counter(text) === countTokens(text) && counter(text) === countTokens(text)));
+    fc.assert(
+      fc.property(fc.string(), (text) => counter(text) === countTokens(text) && counter(text) === countTokens(text)),
+    );
   });
 });
 
 describe('countTokens over a long history of varied words (issue 29)', () => {
-  it('gives gpt-tokenizer\'s counts across the points where it empties the merge cache', () => {
+  it("gives gpt-tokenizer's counts across the points where it empties the merge cache", () => {
     const texts = longHistory(3_000).map((message) => JSON.stringify(message));
     const chars = texts.reduce((sum, text) => sum + text.length, 0);
     // several times the span after which the cache is emptied

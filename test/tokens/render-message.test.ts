@@ -28,7 +28,11 @@ describe('renderMessage against the reference scorer', () => {
 
 describe('renderMessage', () => {
   it('renders role, text and one line per tool call', () => {
-    const message = { role: 'assistant', content: 'Running tests.', tool_calls: [{ function: { name: 'bash', arguments: '{"command":"npm test","cwd":"/repo"}' } }] };
+    const message = {
+      role: 'assistant',
+      content: 'Running tests.',
+      tool_calls: [{ function: { name: 'bash', arguments: '{"command":"npm test","cwd":"/repo"}' } }],
+    };
     expect(renderMessage(message)).toBe('<assistant>\nRunning tests.\n[call bash] npm test /repo\n');
   });
 
@@ -39,10 +43,20 @@ describe('renderMessage', () => {
   });
 
   it('joins block arrays with newlines and serializes unknown blocks', () => {
-    expect(contentText([{ type: 'text', text: 'a' }, { type: 'image', source: 'x' }])).toBe('a\n{"type":"image","source":"x"}');
+    expect(
+      contentText([
+        { type: 'text', text: 'a' },
+        { type: 'image', source: 'x' },
+      ]),
+    ).toBe('a\n{"type":"image","source":"x"}');
   });
 
   it('concatenates a prompt', () => {
-    expect(renderMessages([{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }])).toBe('<user>\nhi\n<assistant>\nhello\n');
+    expect(
+      renderMessages([
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'hello' },
+      ]),
+    ).toBe('<user>\nhi\n<assistant>\nhello\n');
   });
 });

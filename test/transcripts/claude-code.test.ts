@@ -8,7 +8,8 @@ const fixture = readFileSync(fixturePath, 'utf8');
 const fixtureLines = fixture.trimEnd().split('\n');
 
 type Block = { type: string; id?: string; tool_use_id?: string; text?: string };
-const blocksOf = (content: unknown): Block[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : (content as Block[]));
+const blocksOf = (content: unknown): Block[] =>
+  typeof content === 'string' ? [{ type: 'text', text: content }] : (content as Block[]);
 
 describe('Claude Code session JSONL', () => {
   it('reads the real session into alternating Anthropic messages with every tool call answered', () => {
@@ -16,12 +17,28 @@ describe('Claude Code session JSONL', () => {
     expect(result.format).toBe('claude-code-jsonl');
     expect(result.dialect).toBe('anthropic');
     expect(result.issues).toEqual([]);
-    expect(result.metadata).toMatchObject({ sessionId: '57bb5674-54b1-4ce6-9157-2d341cd9bfc1', cwd: '/Users/[USER]', model: 'claude-opus-4-5-20251101', cliVersion: '2.0.76' });
+    expect(result.metadata).toMatchObject({
+      sessionId: '57bb5674-54b1-4ce6-9157-2d341cd9bfc1',
+      cwd: '/Users/[USER]',
+      model: 'claude-opus-4-5-20251101',
+      cliVersion: '2.0.76',
+    });
     const roles = result.messages.map((message) => message.role);
     for (let index = 1; index < roles.length; index++) expect(roles[index]).not.toBe(roles[index - 1]);
-    expect(result.messages[0]).toEqual({ role: 'user', content: 'this is a tmux term with a footer.  what is different than a normal term' });
-    const calls = result.messages.flatMap((message) => blocksOf(message.content).filter((block) => block.type === 'tool_use').map((block) => block.id));
-    const answered = result.messages.flatMap((message) => blocksOf(message.content).filter((block) => block.type === 'tool_result').map((block) => block.tool_use_id));
+    expect(result.messages[0]).toEqual({
+      role: 'user',
+      content: 'this is a tmux term with a footer.  what is different than a normal term',
+    });
+    const calls = result.messages.flatMap((message) =>
+      blocksOf(message.content)
+        .filter((block) => block.type === 'tool_use')
+        .map((block) => block.id),
+    );
+    const answered = result.messages.flatMap((message) =>
+      blocksOf(message.content)
+        .filter((block) => block.type === 'tool_result')
+        .map((block) => block.tool_use_id),
+    );
     expect(calls).toHaveLength(54);
     expect([...answered].sort()).toEqual([...calls].sort());
   });
@@ -35,9 +52,15 @@ describe('Claude Code session JSONL', () => {
     const records = fixtureLines.map((line) => JSON.parse(line)).filter((record) => record.type === 'assistant');
     const ids = records.map((record) => record.message.id);
     const splitId = ids.find((id, index) => ids.indexOf(id) !== index);
-    const blocksOfSplit = records.filter((record) => record.message.id === splitId).map((record) => record.message.content[0]);
+    const blocksOfSplit = records
+      .filter((record) => record.message.id === splitId)
+      .map((record) => record.message.content[0]);
     expect(blocksOfSplit.length).toBeGreaterThan(1);
-    const joined = messages.find((message) => message.role === 'assistant' && JSON.stringify(blocksOf(message.content)[0]) === JSON.stringify(blocksOfSplit[0]));
+    const joined = messages.find(
+      (message) =>
+        message.role === 'assistant' &&
+        JSON.stringify(blocksOf(message.content)[0]) === JSON.stringify(blocksOfSplit[0]),
+    );
     expect(joined).toEqual({ role: 'assistant', content: blocksOfSplit });
   });
 
@@ -66,16 +89,45 @@ describe('Claude Code session JSONL', () => {
     const text = [
       { ...base, type: 'user', message: { role: 'user', content: 'hello' } },
       { ...base, type: 'user', isMeta: true, message: { role: 'user', content: 'Caveat: local commands' } },
-      { ...base, type: 'assistant', isSidechain: true, message: { role: 'assistant', content: [{ type: 'text', text: 'subagent' }] } },
-      { ...base, type: 'assistant', message: { model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: 'API Error' }] } },
-      { ...base, type: 'assistant', message: { model: 'm', role: 'assistant', content: [{ type: 'text', text: 'hi' }], usage: { input_tokens: 3, cache_read_input_tokens: 100, cache_creation_input_tokens: 20, output_tokens: 7 } } },
+      {
+        ...base,
+        type: 'assistant',
+        isSidechain: true,
+        message: { role: 'assistant', content: [{ type: 'text', text: 'subagent' }] },
+      },
+      {
+        ...base,
+        type: 'assistant',
+        message: { model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: 'API Error' }] },
+      },
+      {
+        ...base,
+        type: 'assistant',
+        message: {
+          model: 'm',
+          role: 'assistant',
+          content: [{ type: 'text', text: 'hi' }],
+          usage: { input_tokens: 3, cache_read_input_tokens: 100, cache_creation_input_tokens: 20, output_tokens: 7 },
+        },
+      },
       { type: 'summary', summary: 'greeting', leafUuid: 'u' },
       { type: 'last-prompt', lastPrompt: 'hello', sessionId: 's' },
-    ].map((record) => JSON.stringify(record)).join('\n');
+    ]
+      .map((record) => JSON.stringify(record))
+      .join('\n');
     const result = readClaudeCodeJsonl(text);
-    expect(result.messages).toEqual([{ role: 'user', content: 'hello' }, { role: 'assistant', content: [{ type: 'text', text: 'hi' }] }]);
+    expect(result.messages).toEqual([
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: [{ type: 'text', text: 'hi' }] },
+    ]);
     expect(result.issues).toEqual([]);
-    expect(result.metadata.lastUsage).toEqual({ inputTokens: 3, cacheReadTokens: 100, cacheWriteTokens: 20, outputTokens: 7, measuredInputTokens: 123 });
+    expect(result.metadata.lastUsage).toEqual({
+      inputTokens: 3,
+      cacheReadTokens: 100,
+      cacheWriteTokens: 20,
+      outputTokens: 7,
+      measuredInputTokens: 123,
+    });
   });
 
   it('throws a typed error naming the line when nothing in the file is readable', () => {

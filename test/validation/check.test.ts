@@ -46,9 +46,27 @@ describe('the scalar checks', () => {
     ['nonEmptyString', nonEmptyString, ['a'], [['', 'must be a non-empty string, got ""']]],
     ['boolean', boolean, [true, false], [['true', 'must be a boolean, got "true"']]],
     ['callable', callable, [() => 1], [[{}, 'must be a function, got an object']]],
-    ['integer()', integer(), [0, 7], [[-1, 'must be an integer ≥ 0, got -1'], [1.5, 'must be an integer ≥ 0, got 1.5'], [2 ** 60, `must be an integer ≥ 0, got ${2 ** 60}`]]],
+    [
+      'integer()',
+      integer(),
+      [0, 7],
+      [
+        [-1, 'must be an integer ≥ 0, got -1'],
+        [1.5, 'must be an integer ≥ 0, got 1.5'],
+        [2 ** 60, `must be an integer ≥ 0, got ${2 ** 60}`],
+      ],
+    ],
     ['integer(1)', integer(1), [1], [[0, 'must be an integer ≥ 1, got 0']]],
-    ['number(0, 1)', number(0, 1), [0, 0.5, 1], [[Number.NaN, 'must be a number from 0 to 1, got NaN'], ['0.5', 'must be a number from 0 to 1, got "0.5"'], [1.5, 'must be a number from 0 to 1, got 1.5']]],
+    [
+      'number(0, 1)',
+      number(0, 1),
+      [0, 0.5, 1],
+      [
+        [Number.NaN, 'must be a number from 0 to 1, got NaN'],
+        ['0.5', 'must be a number from 0 to 1, got "0.5"'],
+        [1.5, 'must be a number from 0 to 1, got 1.5'],
+      ],
+    ],
     ['number(0)', number(0), [0, Number.POSITIVE_INFINITY], [[-1, 'must be a number ≥ 0, got -1']]],
     ['finite()', finite(), [-3, 0], [[Number.POSITIVE_INFINITY, 'must be a finite number, got Infinity']]],
     ['finite(0)', finite(0), [0, 2.5], [[-0.1, 'must be a finite number ≥ 0, got -0.1']]],
@@ -58,12 +76,18 @@ describe('the scalar checks', () => {
     for (const value of good) expect(check(value, 'options.x')).toBe(value);
     for (const [value, problem] of bad) {
       const error = refusal(check, value);
-      expect([error.field, error.problem, error.message, error.code]).toEqual(['options.x', problem, `options.x ${problem}`, 'invalid-field']);
+      expect([error.field, error.problem, error.message, error.code]).toEqual([
+        'options.x',
+        problem,
+        `options.x ${problem}`,
+        'invalid-field',
+      ]);
     }
   });
 
   it('a value left out is missing, whatever the check', () => {
-    for (const check of [string, integer(), number(0, 1), oneOf(['a']), record({ a: string })]) expect(refusal(check, undefined).message).toBe('options.x is missing');
+    for (const check of [string, integer(), number(0, 1), oneOf(['a']), record({ a: string })])
+      expect(refusal(check, undefined).message).toBe('options.x is missing');
   });
 
   it('a long string is named by its head', () => {
@@ -91,19 +115,27 @@ describe('the composite checks', () => {
     const input = { a: undefined, c: null, b: 2, extra: 'dropped' };
     const read = check(input, 'state');
     expect(read).not.toBe(input);
-    expect(Object.entries(read)).toEqual([['b', 2], ['c', null]]);
+    expect(Object.entries(read)).toEqual([
+      ['b', 2],
+      ['c', null],
+    ]);
     expect(refusal(check, { b: -1, c: null }, 'state').field).toBe('state.b');
     expect(refusal(check, [], 'state').message).toBe('state must be an object, got an array');
   });
 
   it('record names nested paths, from the root too', () => {
     const check = record({ steps: arrayOf(record({ status: oneOf(['done', 'active']) })) });
-    expect(refusal(check, { steps: [{ status: 'done' }, { status: 'finished' }] }, '').message).toBe('steps[1].status must be one of done, active, got "finished"');
+    expect(refusal(check, { steps: [{ status: 'done' }, { status: 'finished' }] }, '').message).toBe(
+      'steps[1].status must be one of done, active, got "finished"',
+    );
   });
 
   it('an exact record refuses a field it does not know, by name', () => {
     const error = refusal(record({ ttlMs: number(0), enabled: boolean }, true), { ttl: 5 }, 'freeze');
-    expect([error.field, error.message]).toEqual(['freeze.ttl', 'freeze has no field "ttl"; its fields are ttlMs, enabled']);
+    expect([error.field, error.message]).toEqual([
+      'freeze.ttl',
+      'freeze has no field "ttl"; its fields are ttlMs, enabled',
+    ]);
   });
 
   it('optionalFields makes every check optional but the required ones', () => {
@@ -127,13 +159,19 @@ describe('validate: a refusal becomes the caller’s own error', () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(FoldOptionsError);
-    expect(thrown).toMatchObject({ code: 'invalid-option', field: 'foldConfig.bandRatio', message: 'options: foldConfig.bandRatio must be a number from 0 to 1, got 2' });
+    expect(thrown).toMatchObject({
+      code: 'invalid-option',
+      field: 'foldConfig.bandRatio',
+      message: 'options: foldConfig.bandRatio must be a number from 0 to 1, got 2',
+    });
     expect((thrown as Error).cause).toBeInstanceOf(ValidationError);
   });
 
   it('as a FoldStateError, and anything else passes through untouched', () => {
     const toState = (error: ValidationError) => new FoldStateError('invalid-field', error.field, error.problem);
-    expect(() => validate(() => integer()(-1, 'state.calls'), toState)).toThrow(new FoldStateError('invalid-field', 'state.calls', 'must be an integer ≥ 0, got -1'));
+    expect(() => validate(() => integer()(-1, 'state.calls'), toState)).toThrow(
+      new FoldStateError('invalid-field', 'state.calls', 'must be an integer ≥ 0, got -1'),
+    );
     const other = new RangeError('not ours');
     expect(() =>
       validate(() => {

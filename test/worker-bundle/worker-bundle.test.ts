@@ -16,10 +16,20 @@ let output: string;
 
 beforeAll(async () => {
   outdir = await mkdtemp(join(tmpdir(), 'warpfold-worker-bundle-'));
-  const result = await run(process.execPath, ['node_modules/wrangler/bin/wrangler.js', 'deploy', '--dry-run', '--outdir', outdir], {
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', NO_COLOR: '1', CI: '1' },
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const result = await run(
+    process.execPath,
+    ['node_modules/wrangler/bin/wrangler.js', 'deploy', '--dry-run', '--outdir', outdir],
+    {
+      env: {
+        ...process.env,
+        WRANGLER_SEND_METRICS: 'false',
+        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+        NO_COLOR: '1',
+        CI: '1',
+      },
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
   output = result.stdout + result.stderr;
 }, 120_000);
 

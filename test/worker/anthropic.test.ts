@@ -18,12 +18,25 @@ describe('POST /v1/anthropic/prepare', () => {
     const local = new FoldSession({ ...options, now: () => CLOCK });
     let digest: string | undefined;
     for (const cut of [Math.floor(history.length / 2), history.length]) {
-      const body = digest === undefined ? { sessionId, messages: history.slice(0, cut), options, now: CLOCK, ...cache } : { sessionId, append: history.slice(Math.floor(history.length / 2), cut), prefixDigest: digest, now: CLOCK, ...cache };
+      const body =
+        digest === undefined
+          ? { sessionId, messages: history.slice(0, cut), options, now: CLOCK, ...cache }
+          : {
+              sessionId,
+              append: history.slice(Math.floor(history.length / 2), cut),
+              prefixDigest: digest,
+              now: CLOCK,
+              ...cache,
+            };
       const response = await call('POST', '/v1/anthropic/prepare', { body });
       expect(response.status).toBe(200);
       const result = await json(response);
       const view = local.prepare(history.slice(0, cut));
-      const expected = prepareAnthropicCachedRequest({ ...cache, messages: view.messages, sealedBoundary: view.sealedBoundary });
+      const expected = prepareAnthropicCachedRequest({
+        ...cache,
+        messages: view.messages,
+        sealedBoundary: view.sealedBoundary,
+      });
       expect(JSON.stringify(result.request)).toBe(JSON.stringify(expected.request));
       expect(result.breakpoints).toEqual(JSON.parse(JSON.stringify(expected.breakpoints)));
       expect(result.request.model).toBe('claude-sonnet-4-5');
@@ -33,9 +46,16 @@ describe('POST /v1/anthropic/prepare', () => {
   });
 
   it('folds once without a session, and names a bad cache option', async () => {
-    const once = await json(await call('POST', '/v1/anthropic/prepare', { body: { messages: history, options, now: CLOCK, ...cache } }));
+    const once = await json(
+      await call('POST', '/v1/anthropic/prepare', { body: { messages: history, options, now: CLOCK, ...cache } }),
+    );
     const view = new FoldSession({ ...options, now: () => CLOCK }).prepare(history);
-    expect(JSON.stringify(once.request)).toBe(JSON.stringify(prepareAnthropicCachedRequest({ ...cache, messages: view.messages, sealedBoundary: view.sealedBoundary }).request));
+    expect(JSON.stringify(once.request)).toBe(
+      JSON.stringify(
+        prepareAnthropicCachedRequest({ ...cache, messages: view.messages, sealedBoundary: view.sealedBoundary })
+          .request,
+      ),
+    );
     const bad = await json(await call('POST', '/v1/anthropic/prepare', { body: { messages: history, ttl: '10m' } }));
     expect(bad.error.field).toBe('ttl');
     const orphan = await json(await call('POST', '/v1/anthropic/prepare', { body: { append: history.slice(0, 2) } }));

@@ -11,7 +11,19 @@ const encoder = new TextEncoder();
 const token = () => tokenFor('tenant-b');
 
 /** Every route the API has, with a concrete path. */
-const ROUTES = ['/v1/sessions/hostile/prepare', '/v1/sessions/hostile', '/v1/sessions/hostile/forget', '/v1/fold', '/v1/anthropic/prepare', '/v1/episodes', '/v1/rails/hostile', '/v1/health', '/v1/openapi.json', '/v1/nothing', '/'];
+const ROUTES = [
+  '/v1/sessions/hostile/prepare',
+  '/v1/sessions/hostile',
+  '/v1/sessions/hostile/forget',
+  '/v1/fold',
+  '/v1/anthropic/prepare',
+  '/v1/episodes',
+  '/v1/rails/hostile',
+  '/v1/health',
+  '/v1/openapi.json',
+  '/v1/nothing',
+  '/',
+];
 const BODY_ROUTES: Array<[string, string]> = [
   ['POST', '/v1/sessions/hostile/prepare'],
   ['POST', '/v1/fold'],
@@ -21,12 +33,27 @@ const BODY_ROUTES: Array<[string, string]> = [
 ];
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
-function send(method: string, path: string, body: BodyInit | null, headers: Record<string, string> = {}): Promise<Response> {
+function send(
+  method: string,
+  path: string,
+  body: BodyInit | null,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   if (body !== null && typeof body !== 'string') {
     // bytes or a stream, sent as they are
-    return exports.default.fetch(new Request(`https://warpfold.test${path}`, { method, body, headers: { Authorization: `Bearer ${token()}`, 'Content-Type': 'application/json', ...headers } }));
+    return exports.default.fetch(
+      new Request(`https://warpfold.test${path}`, {
+        method,
+        body,
+        headers: { Authorization: `Bearer ${token()}`, 'Content-Type': 'application/json', ...headers },
+      }),
+    );
   }
-  return call(method, path, { token: null, headers: { Authorization: `Bearer ${token()}`, 'Content-Type': 'application/json', ...headers }, ...(body !== null ? { body } : {}) });
+  return call(method, path, {
+    token: null,
+    headers: { Authorization: `Bearer ${token()}`, 'Content-Type': 'application/json', ...headers },
+    ...(body !== null ? { body } : {}),
+  });
 }
 
 async function expectNo5xx(response: Response, what: string): Promise<number> {
@@ -64,7 +91,8 @@ describe('hostile input', () => {
       const objects = `{"messages":[{"role":"user","content":"x","deep":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}]}`;
       const unclosed = `{"messages":${'['.repeat(depth)}`;
       for (const [method, path] of BODY_ROUTES) {
-        for (const body of [arrays, objects, unclosed]) expect(await expectNo5xx(await send(method, path, body), `${method} ${path} depth ${depth}`)).toBe(400);
+        for (const body of [arrays, objects, unclosed])
+          expect(await expectNo5xx(await send(method, path, body), `${method} ${path} depth ${depth}`)).toBe(400);
       }
     }
     await stillServing();
@@ -81,7 +109,14 @@ describe('hostile input', () => {
   });
 
   it('invalid UTF-8, malformed JSON, wrong types and unknown fields', async () => {
-    const invalidUtf8 = new Uint8Array([...encoder.encode('{"messages":[{"role":"user","content":"'), 0xc3, 0x28, 0xff, 0xfe, ...encoder.encode('"}]}')]);
+    const invalidUtf8 = new Uint8Array([
+      ...encoder.encode('{"messages":[{"role":"user","content":"'),
+      0xc3,
+      0x28,
+      0xff,
+      0xfe,
+      ...encoder.encode('"}]}'),
+    ]);
     const bodies: Array<BodyInit> = [
       invalidUtf8,
       '',
@@ -112,7 +147,9 @@ describe('hostile input', () => {
         expect(accepted ? [200] : [400, 409, 415], what).toContain(status);
       }
     }
-    const wrongType = await send('POST', '/v1/fold', '{"messages":[{"role":"user","content":"x"}]}', { 'Content-Type': 'text/plain' });
+    const wrongType = await send('POST', '/v1/fold', '{"messages":[{"role":"user","content":"x"}]}', {
+      'Content-Type': 'text/plain',
+    });
     expect(await expectNo5xx(wrongType, 'text/plain')).toBe(415);
     const manyIssues = await send('POST', '/v1/fold', `{"messages":[${'{"role":1},'.repeat(40_000)}{"role":1}]}`);
     expect((await manyIssues.text()).length).toBeLessThan(10_000);
@@ -120,26 +157,57 @@ describe('hostile input', () => {
   });
 
   it('10,000 tiny messages', async () => {
-    const messages = Array.from({ length: 10_000 }, (_, index) => ({ role: index % 2 ? 'assistant' : 'user', content: String(index % 10) }));
+    const messages = Array.from({ length: 10_000 }, (_, index) => ({
+      role: index % 2 ? 'assistant' : 'user',
+      content: String(index % 10),
+    }));
     const id = freshId('tiny');
-    expect(await expectNo5xx(await send('POST', `/v1/sessions/${id}/prepare`, JSON.stringify({ messages })), 'session')).toBe(200);
+    expect(
+      await expectNo5xx(await send('POST', `/v1/sessions/${id}/prepare`, JSON.stringify({ messages })), 'session'),
+    ).toBe(200);
     expect(await expectNo5xx(await send('POST', '/v1/fold', JSON.stringify({ messages })), 'fold')).toBe(200);
-    expect(await expectNo5xx(await send('POST', '/v1/anthropic/prepare', JSON.stringify({ messages })), 'anthropic')).toBeLessThan(500);
-    expect(await expectNo5xx(await send('POST', '/v1/episodes', JSON.stringify({ sessionId: id, messages })), 'episodes')).toBe(200);
+    expect(
+      await expectNo5xx(await send('POST', '/v1/anthropic/prepare', JSON.stringify({ messages })), 'anthropic'),
+    ).toBeLessThan(500);
+    expect(
+      await expectNo5xx(await send('POST', '/v1/episodes', JSON.stringify({ sessionId: id, messages })), 'episodes'),
+    ).toBe(200);
     await stillServing();
   });
 
   it('every route × method, with no body, an empty object and garbage, with and without a token', async () => {
     for (const path of ROUTES) {
       for (const method of METHODS) {
-        for (const body of method === 'GET' || method === 'HEAD' ? [null] : [null, '{}', '\u0000garbage']) await expectNo5xx(await send(method, path, body), `${method} ${path} ${String(body)}`);
-        await expectNo5xx(await call(method, path, { token: null, headers: { 'CF-Connecting-IP': '198.51.100.9' } }), `${method} ${path} without a token`);
+        for (const body of method === 'GET' || method === 'HEAD' ? [null] : [null, '{}', '\u0000garbage'])
+          await expectNo5xx(await send(method, path, body), `${method} ${path} ${String(body)}`);
+        await expectNo5xx(
+          await call(method, path, { token: null, headers: { 'CF-Connecting-IP': '198.51.100.9' } }),
+          `${method} ${path} without a token`,
+        );
       }
     }
-    for (const authorization of ['Bearer', 'Bearer ', `Bearer ${'x'.repeat(10_000)}`, 'Basic Zm9vOmJhcg==', `Bearer ${token()} extra`]) {
-      await expectNo5xx(await call('GET', '/v1/sessions/hostile', { token: null, headers: { Authorization: authorization, 'CF-Connecting-IP': '198.51.100.10' } }), authorization.slice(0, 20));
+    for (const authorization of [
+      'Bearer',
+      'Bearer ',
+      `Bearer ${'x'.repeat(10_000)}`,
+      'Basic Zm9vOmJhcg==',
+      `Bearer ${token()} extra`,
+    ]) {
+      await expectNo5xx(
+        await call('GET', '/v1/sessions/hostile', {
+          token: null,
+          headers: { Authorization: authorization, 'CF-Connecting-IP': '198.51.100.10' },
+        }),
+        authorization.slice(0, 20),
+      );
     }
-    for (const path of ['/v1/sessions/%ff%fe/prepare', `/v1/sessions/${'x'.repeat(5_000)}`, '/v1/rails/..%2f..%2f', '/v1/episodes?limit=-1&cursor=%00', '/v1/episodes?path=&path=&limit=99999999999999999999']) {
+    for (const path of [
+      '/v1/sessions/%ff%fe/prepare',
+      `/v1/sessions/${'x'.repeat(5_000)}`,
+      '/v1/rails/..%2f..%2f',
+      '/v1/episodes?limit=-1&cursor=%00',
+      '/v1/episodes?path=&path=&limit=99999999999999999999',
+    ]) {
       await expectNo5xx(await send('GET', path, null), path.slice(0, 40));
     }
     await stillServing();

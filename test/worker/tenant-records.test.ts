@@ -16,13 +16,20 @@ describe('episodes', () => {
     expect(path).toBeDefined();
     const found = await json(await call('GET', `/v1/episodes?path=${encodeURIComponent(path)}&sessionId=${sessionId}`));
     expect(found.episodes.length).toBeGreaterThan(0);
-    for (const episode of found.episodes) expect(episode.files.map((file: { path: string }) => file.path)).toContain(path);
+    for (const episode of found.episodes)
+      expect(episode.files.map((file: { path: string }) => file.path)).toContain(path);
     const all = await json(await call('GET', `/v1/episodes?sessionId=${sessionId}`));
-    expect(all.episodes.map((episode: { id: string }) => episode.id).sort()).toEqual(expected.map((episode) => episode.id).sort());
+    expect(all.episodes.map((episode: { id: string }) => episode.id).sort()).toEqual(
+      expected.map((episode) => episode.id).sort(),
+    );
     const other = await json(await call('GET', `/v1/episodes?sessionId=${sessionId}`, { token: tokenFor('tenant-b') }));
     expect(other.episodes).toEqual([]);
-    const byPathElsewhere = await json(await call('GET', `/v1/episodes?path=${encodeURIComponent(path)}`, { token: tokenFor('tenant-b') }));
-    expect(byPathElsewhere.episodes.filter((episode: { sessionId: string }) => episode.sessionId === sessionId)).toEqual([]);
+    const byPathElsewhere = await json(
+      await call('GET', `/v1/episodes?path=${encodeURIComponent(path)}`, { token: tokenFor('tenant-b') }),
+    );
+    expect(
+      byPathElsewhere.episodes.filter((episode: { sessionId: string }) => episode.sessionId === sessionId),
+    ).toEqual([]);
   });
 
   it('400 names a bad query or body field', async () => {
@@ -38,7 +45,9 @@ describe('task rails', () => {
     const put = await call('PUT', `/v1/rails/${id}`, { body: first });
     expect(put.status).toBe(200);
     expect(await json(put)).toEqual(first);
-    const next = serializeTaskRail(unwrapTaskRail(sprint(rail(id), { steps: [{ title: 'reproduce' }, { title: 'patch' }], now: 2_000 })));
+    const next = serializeTaskRail(
+      unwrapTaskRail(sprint(rail(id), { steps: [{ title: 'reproduce' }, { title: 'patch' }], now: 2_000 })),
+    );
     expect(next.revision).toBeGreaterThan(first.revision);
     expect((await call('PUT', `/v1/rails/${id}`, { body: next })).status).toBe(200);
     const stale = await call('PUT', `/v1/rails/${id}`, { body: first });

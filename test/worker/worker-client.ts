@@ -15,7 +15,10 @@ export function tokensFor(tenant: string, readOnly = false): string[] {
   const table = JSON.parse((env as unknown as WorkerBindings).WARPFOLD_TOKENS ?? '{}') as Record<string, Grant>;
   const tokens: string[] = [];
   for (const [token, grant] of Object.entries(table)) {
-    const entry = typeof grant === 'string' ? { tenant: grant, readOnly: false } : { tenant: grant.tenant, readOnly: grant.readOnly === true };
+    const entry =
+      typeof grant === 'string'
+        ? { tenant: grant, readOnly: false }
+        : { tenant: grant.tenant, readOnly: grant.readOnly === true };
     if (entry.tenant === tenant && entry.readOnly === readOnly) tokens.push(token);
   }
   return tokens;
@@ -35,10 +38,19 @@ export interface CallOptions {
 }
 
 export function request(method: string, path: string, options: CallOptions = {}): Request {
-  const headers: Record<string, string> = { ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...options.headers };
+  const headers: Record<string, string> = {
+    ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+    ...options.headers,
+  };
   const token = options.token === undefined ? tokenFor('tenant-a') : options.token;
   if (token !== null) headers.Authorization = `Bearer ${token}`;
-  return new Request(`https://warpfold.test${path}`, { method, headers, ...(options.body !== undefined ? { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) } : {}) });
+  return new Request(`https://warpfold.test${path}`, {
+    method,
+    headers,
+    ...(options.body !== undefined
+      ? { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }
+      : {}),
+  });
 }
 
 /** The same worker with some vars changed, as `wrangler.toml [vars]` or `--var` would set them. */

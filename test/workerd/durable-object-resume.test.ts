@@ -25,7 +25,9 @@ it('a Durable Object restarted between calls resumes its FoldSession with byte-i
   for (let call = 0; call < SPLIT; call++) first.push(await stub().call(history, call));
   expect(new Set(first.map((result) => result.instance)).size).toBe(1);
   expect(first.map((result) => result.restoredFromStorage)).toEqual(first.map(() => false));
-  expect(first.map(({ instance: _instance, restoredFromStorage: _restored, ...result }) => result)).toEqual(expected.slice(0, SPLIT));
+  expect(first.map(({ instance: _instance, restoredFromStorage: _restored, ...result }) => result)).toEqual(
+    expected.slice(0, SPLIT),
+  );
 
   const instances = new Set([first[0].instance]);
   for (let call = SPLIT; call < expected.length; call++) {

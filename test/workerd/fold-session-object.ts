@@ -16,7 +16,10 @@ export class FoldSessionObject extends DurableObject {
   private driver: ResumeDriver | undefined;
   private version = 0;
 
-  async call(history: ProviderMessage[], call: number): Promise<CallResult & { instance: string; restoredFromStorage: boolean }> {
+  async call(
+    history: ProviderMessage[],
+    call: number,
+  ): Promise<CallResult & { instance: string; restoredFromStorage: boolean }> {
     let restoredFromStorage = false;
     if (this.driver === undefined) {
       const stored = await this.store.sessions.load(SESSION_ID);
@@ -25,7 +28,9 @@ export class FoldSessionObject extends DurableObject {
       restoredFromStorage = stored !== undefined;
     }
     const result = await this.driver.call(history, call);
-    this.version = (await this.store.sessions.save(SESSION_ID, this.driver.snapshot(), { expectedVersion: this.version })).version;
+    this.version = (
+      await this.store.sessions.save(SESSION_ID, this.driver.snapshot(), { expectedVersion: this.version })
+    ).version;
     return { ...result, instance: this.instance, restoredFromStorage };
   }
 }

@@ -25,7 +25,8 @@ describe('kv store: limits and pagination', () => {
     const prefix = freshPrefix();
     const store = createKvStore(env.TEST_KV, { prefix });
     const ids = Array.from({ length: 1_234 }, (_, index) => `s-${String(index).padStart(5, '0')}`);
-    for (let start = 0; start < ids.length; start += 100) await Promise.all(ids.slice(start, start + 100).map((id) => store.sessions.save(id, { id })));
+    for (let start = 0; start < ids.length; start += 100)
+      await Promise.all(ids.slice(start, start + 100).map((id) => store.sessions.save(id, { id })));
     // the namespace itself stops at one page: the store had to follow the cursor
     const firstPage = await env.TEST_KV.list({ prefix: `${prefix}session/` });
     expect(firstPage.keys).toHaveLength(KV_LIST_PAGE_SIZE);
@@ -35,8 +36,11 @@ describe('kv store: limits and pagination', () => {
 
   it('finds and lists episodes past 1,000 keys', async () => {
     const store = createKvStore(env.TEST_KV, { prefix: freshPrefix() });
-    const episodes = Array.from({ length: 1_020 }, (_, index) => makeEpisode({ start: index * 5, files: [{ path: 'src/app/main.ts', how: 'read' }] }));
-    for (let start = 0; start < episodes.length; start += 100) await store.episodes.put(episodes.slice(start, start + 100));
+    const episodes = Array.from({ length: 1_020 }, (_, index) =>
+      makeEpisode({ start: index * 5, files: [{ path: 'src/app/main.ts', how: 'read' }] }),
+    );
+    for (let start = 0; start < episodes.length; start += 100)
+      await store.episodes.put(episodes.slice(start, start + 100));
     const found = await store.episodes.findByPaths(['main.ts'], { limit: Infinity });
     expect(found).toHaveLength(1_020);
     expect(found[0].id).toBe(episodes[1_019].id);
@@ -87,14 +91,30 @@ describe('kv store: data of the layout before storage schema 3', () => {
     const episode = makeEpisode({ start: 2, endedAt: 4_000, files: [{ path: 'src/config/loader.ts', how: 'edited' }] });
     const order = [0, -4_000, episode.sessionId, -2, episode.id];
     // what createKvStore wrote before: the record, an empty index value with { p, o } metadata, a session
-    await env.TEST_KV.put(`${prefix}episode/${episode.id}`, JSON.stringify({ recordVersion: 1, kind: 'episode', id: episode.id, episode }));
-    await env.TEST_KV.put(`${prefix}episode-path/loader.ts/${episode.id}`, '', { metadata: { p: ['src/config/loader.ts'], o: order } });
-    await env.TEST_KV.put(`${prefix}session/s1`, JSON.stringify({ recordVersion: 1, kind: 'session', id: 's1', version: 6, state: { calls: 6 } }));
-    const store = createKvStore(env.TEST_KV, { prefix, onCorruptRecord: (error) => { throw error; } });
+    await env.TEST_KV.put(
+      `${prefix}episode/${episode.id}`,
+      JSON.stringify({ recordVersion: 1, kind: 'episode', id: episode.id, episode }),
+    );
+    await env.TEST_KV.put(`${prefix}episode-path/loader.ts/${episode.id}`, '', {
+      metadata: { p: ['src/config/loader.ts'], o: order },
+    });
+    await env.TEST_KV.put(
+      `${prefix}session/s1`,
+      JSON.stringify({ recordVersion: 1, kind: 'session', id: 's1', version: 6, state: { calls: 6 } }),
+    );
+    const store = createKvStore(env.TEST_KV, {
+      prefix,
+      onCorruptRecord: (error) => {
+        throw error;
+      },
+    });
     expect(await store.episodes.findByPaths(['config/loader.ts'])).toEqual([episode]);
     expect(await store.sessions.load('s1')).toEqual({ id: 's1', version: 6, state: { calls: 6 } });
     expect(await store.sessions.save('s1', { calls: 7 }, { expectedVersion: 6 })).toEqual({ id: 's1', version: 7 });
     expect(await env.TEST_KV.get(`${prefix}meta/schema`)).toBe('3');
-    expect(JSON.parse((await env.TEST_KV.get(`${prefix}episode-path/loader.ts/${episode.id}`)) ?? '')).toEqual({ paths: ['src/config/loader.ts'], order });
+    expect(JSON.parse((await env.TEST_KV.get(`${prefix}episode-path/loader.ts/${episode.id}`)) ?? '')).toEqual({
+      paths: ['src/config/loader.ts'],
+      order,
+    });
   });
 });

@@ -9,9 +9,14 @@ import { fixtureContents } from '../storage/fixtures/fixture-contents.ts';
 export class FixtureObject extends DurableObject {
   override async fetch(): Promise<Response> {
     const contents = fixtureContents();
-    const store = createDurableObjectStore(this.ctx.storage, { onCorruptRecord: (error) => { throw error; } });
+    const store = createDurableObjectStore(this.ctx.storage, {
+      onCorruptRecord: (error) => {
+        throw error;
+      },
+    });
     await store.episodes.put(contents.episodes);
-    for (const session of contents.sessions) for (const state of session.states) await store.sessions.save(session.id, state);
+    for (const session of contents.sessions)
+      for (const state of session.states) await store.sessions.save(session.id, state);
     for (const rail of contents.rails) {
       const restored = restoreTaskRail(rail);
       if (!restored.ok) throw new Error(restored.error.message);

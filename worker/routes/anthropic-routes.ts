@@ -17,7 +17,13 @@ const anthropicRoute = createRoute({
   summary: 'Fold (through a session, or once) and return a ready Anthropic Messages request with cache breakpoints',
   security: bearer,
   request: { body: { required: true, content: { 'application/json': { schema: AnthropicPrepareRequestSchema } } } },
-  responses: { 200: { description: 'The request to send.', content: { 'application/json': { schema: AnthropicPrepareResponseSchema } } }, ...errorResponses(...GUARDED_BODY, 409) },
+  responses: {
+    200: {
+      description: 'The request to send.',
+      content: { 'application/json': { schema: AnthropicPrepareResponseSchema } },
+    },
+    ...errorResponses(...GUARDED_BODY, 409),
+  },
 });
 
 interface PreparedView {
@@ -42,34 +48,74 @@ function anthropicBudget(model: unknown): DefaultBudget | undefined {
 
 export function registerAnthropicRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(anthropicRoute, async (c) => {
-    const { sessionId, messages, append, prefixDigest, measuredInputTokens, hardEpoch, options, now, ...cache } = c.req.valid('json');
-    const foldCall = { ...(measuredInputTokens !== undefined ? { measuredInputTokens } : {}), ...(hardEpoch ? { hardEpoch } : {}) };
+    const { sessionId, messages, append, prefixDigest, measuredInputTokens, hardEpoch, options, now, ...cache } =
+      c.req.valid('json');
+    const foldCall = {
+      ...(measuredInputTokens !== undefined ? { measuredInputTokens } : {}),
+      ...(hardEpoch ? { hardEpoch } : {}),
+    };
     const defaultBudget = anthropicBudget(cache.params?.model) ?? c.var.config.defaultBudget;
     let view: PreparedView;
     if (sessionId !== undefined) {
       const stub = c.env.SESSIONS.getByName(sessionObjectName(c.var.caller.tenant, sessionId));
       const settings = sessionCallSettings({ ...c.var.config, defaultBudget }, options);
-      const call = { tenant: c.var.caller.tenant, sessionId, ...(messages ? { messages } : {}), ...(append ? { append } : {}), ...(prefixDigest ? { prefixDigest } : {}), ...settings, ...(now !== undefined ? { now } : {}), ...foldCall };
+      const call = {
+        tenant: c.var.caller.tenant,
+        sessionId,
+        ...(messages ? { messages } : {}),
+        ...(append ? { append } : {}),
+        ...(prefixDigest ? { prefixDigest } : {}),
+        ...settings,
+        ...(now !== undefined ? { now } : {}),
+        ...foldCall,
+      };
       view = JSON.parse(unwrapRpc(await stub.prepare(call))) as PreparedView;
     } else {
       const history = messages ?? [];
       const clock = now ?? Date.now();
       let outcome;
       try {
-        outcome = new FoldSession(toFoldSessionOptions(withDefaultCeiling(options, defaultBudget), () => clock)).prepare(history, foldCall);
+        outcome = new FoldSession(
+          toFoldSessionOptions(withDefaultCeiling(options, defaultBudget), () => clock),
+        ).prepare(history, foldCall);
       } catch (error) {
-        if (error instanceof FoldInputError) throw new ApiError('invalid-request', error.problem, { field: error.messageIndex < 0 ? 'messages' : `messages[${error.messageIndex}]` });
+        if (error instanceof FoldInputError)
+          throw new ApiError('invalid-request', error.problem, {
+            field: error.messageIndex < 0 ? 'messages' : `messages[${error.messageIndex}]`,
+          });
         throw error;
       }
-      view = { messages: outcome.messages, cacheHot: outcome.cacheHot, sealedBoundary: outcome.sealedBoundary, stats: { ...outcome.stats }, digest: await historyDigest(history), length: history.length };
+      view = {
+        messages: outcome.messages,
+        cacheHot: outcome.cacheHot,
+        sealedBoundary: outcome.sealedBoundary,
+        stats: { ...outcome.stats },
+        digest: await historyDigest(history),
+        length: history.length,
+      };
     }
     let prepared;
     try {
-      prepared = prepareAnthropicCachedRequest({ ...cache, messages: view.messages, sealedBoundary: view.sealedBoundary });
+      prepared = prepareAnthropicCachedRequest({
+        ...cache,
+        messages: view.messages,
+        sealedBoundary: view.sealedBoundary,
+      });
     } catch (error) {
-      if (error instanceof ProviderInputError) throw new ApiError('invalid-request', error.problem, { field: error.field });
+      if (error instanceof ProviderInputError)
+        throw new ApiError('invalid-request', error.problem, { field: error.field });
       throw error;
     }
-    return c.json({ ...prepared, cacheHot: view.cacheHot, sealedBoundary: view.sealedBoundary, stats: view.stats, digest: view.digest, length: view.length } as never, 200);
+    return c.json(
+      {
+        ...prepared,
+        cacheHot: view.cacheHot,
+        sealedBoundary: view.sealedBoundary,
+        stats: view.stats,
+        digest: view.digest,
+        length: view.length,
+      } as never,
+      200,
+    );
   });
 }

@@ -14,7 +14,12 @@ const DESCRIPTIONS: Record<number, string> = {
 
 /** OpenAPI response entries for the error statuses a route can answer with. */
 export function errorResponses(...statuses: number[]) {
-  return Object.fromEntries(statuses.map((status) => [status, { description: DESCRIPTIONS[status], content: { 'application/json': { schema: ErrorSchema } } }]));
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      { description: DESCRIPTIONS[status], content: { 'application/json': { schema: ErrorSchema } } },
+    ]),
+  );
 }
 
 export const bearer = [{ bearer: [] }];

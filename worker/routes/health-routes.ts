@@ -13,7 +13,10 @@ const healthRoute = createRoute({
   summary: 'Liveness and configuration; needs no token (HEAD answers alike, without a body)',
   responses: {
     200: { description: 'Up and configured.', content: { 'application/json': { schema: HealthSchema } } },
-    503: { description: 'Up, but misconfigured (the reason is in the log, never here).', content: { 'application/json': { schema: HealthSchema } } },
+    503: {
+      description: 'Up, but misconfigured (the reason is in the log, never here).',
+      content: { 'application/json': { schema: HealthSchema } },
+    },
   },
 });
 

@@ -36,7 +36,8 @@ const deleteRoute = createRoute({
 });
 
 export function registerRailRoutes(app: OpenAPIHono<AppEnv>): void {
-  const stub = (c: { env: AppEnv['Bindings']; var: AppEnv['Variables'] }) => c.env.TENANTS.getByName(tenantObjectName(c.var.caller.tenant));
+  const stub = (c: { env: AppEnv['Bindings']; var: AppEnv['Variables'] }) =>
+    c.env.TENANTS.getByName(tenantObjectName(c.var.caller.tenant));
 
   app.openapi(putRoute, async (c) => {
     const { id } = c.req.valid('param');

@@ -15,7 +15,13 @@ const prepareRoute = createRoute({
   summary: 'Append to (or send) a session history and get its folded view',
   security: bearer,
   request: { params, body: { required: true, content: { 'application/json': { schema: PrepareRequestSchema } } } },
-  responses: { 200: { description: 'The view to send to the model.', content: { 'application/json': { schema: PrepareResponseSchema } } }, ...errorResponses(...GUARDED_BODY, 409) },
+  responses: {
+    200: {
+      description: 'The view to send to the model.',
+      content: { 'application/json': { schema: PrepareResponseSchema } },
+    },
+    ...errorResponses(...GUARDED_BODY, 409),
+  },
 });
 
 const describeRoute = createRoute({
@@ -24,7 +30,10 @@ const describeRoute = createRoute({
   summary: 'Length, digest and last stats of a session',
   security: bearer,
   request: { params },
-  responses: { 200: { description: 'The session.', content: { 'application/json': { schema: SessionSummarySchema } } }, ...errorResponses(400, ...GUARDED, 404) },
+  responses: {
+    200: { description: 'The session.', content: { 'application/json': { schema: SessionSummarySchema } } },
+    ...errorResponses(400, ...GUARDED, 404),
+  },
 });
 
 const deleteRoute = createRoute({
@@ -46,12 +55,20 @@ const forgetRoute = createRoute({
 });
 
 export function registerSessionRoutes(app: OpenAPIHono<AppEnv>): void {
-  const stub = (c: { env: AppEnv['Bindings']; var: AppEnv['Variables'] }, id: string) => c.env.SESSIONS.getByName(sessionObjectName(c.var.caller.tenant, id));
+  const stub = (c: { env: AppEnv['Bindings']; var: AppEnv['Variables'] }, id: string) =>
+    c.env.SESSIONS.getByName(sessionObjectName(c.var.caller.tenant, id));
 
   app.openapi(prepareRoute, async (c) => {
     const { id } = c.req.valid('param');
     const body = c.req.valid('json');
-    const json = unwrapRpc(await stub(c, id).prepare({ ...body, ...sessionCallSettings(c.var.config, body.options), tenant: c.var.caller.tenant, sessionId: id }));
+    const json = unwrapRpc(
+      await stub(c, id).prepare({
+        ...body,
+        ...sessionCallSettings(c.var.config, body.options),
+        tenant: c.var.caller.tenant,
+        sessionId: id,
+      }),
+    );
     return jsonTextResponse(json);
   });
 

@@ -17,11 +17,22 @@ export interface AnthropicRequest {
   readonly cacheHot: boolean;
 }
 
-const hasCacheControl = (content: unknown) => Array.isArray(content) && content.some((block) => block && typeof block === 'object' && 'cache_control' in block);
+const hasCacheControl = (content: unknown) =>
+  Array.isArray(content) && content.some((block) => block && typeof block === 'object' && 'cache_control' in block);
 
 export function markAnthropicBreakpoints(outcome: FoldOutcome, model: string): AnthropicRequest {
-  const prepared = prepareAnthropicCachedRequest({ messages: outcome.messages, sealedBoundary: outcome.sealedBoundary, params: { model, max_tokens: 1024 } });
+  const prepared = prepareAnthropicCachedRequest({
+    messages: outcome.messages,
+    sealedBoundary: outcome.sealedBoundary,
+    params: { model, max_tokens: 1024 },
+  });
   const messages = prepared.request.messages as ReadonlyArray<{ role: string; content: unknown }>;
   const breakpoints = messages.flatMap((message, index) => (hasCacheControl(message.content) ? [index] : []));
-  return { body: prepared.request, messages, breakpoints, estimatedTokens: outcome.stats.viewTokens, cacheHot: outcome.cacheHot };
+  return {
+    body: prepared.request,
+    messages,
+    breakpoints,
+    estimatedTokens: outcome.stats.viewTokens,
+    cacheHot: outcome.cacheHot,
+  };
 }

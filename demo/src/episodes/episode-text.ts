@@ -5,7 +5,8 @@
 const COMMAND_NAME = /<command-name>([\s\S]*?)<\/command-name>/;
 const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
 /** Blocks the user never typed: reminders, command output, hook output. */
-const HIDDEN_BLOCKS = /<(system-reminder|local-command-stdout|local-command-stderr|command-message|command-stdout|user-prompt-submit-hook)>[\s\S]*?<\/\1>/g;
+const HIDDEN_BLOCKS =
+  /<(system-reminder|local-command-stdout|local-command-stderr|command-message|command-stdout|user-prompt-submit-hook)>[\s\S]*?<\/\1>/g;
 const TASK_NOTIFICATION = /<task-notification>([\s\S]*?)<\/task-notification>/;
 const SUMMARY = /<summary>([\s\S]*?)<\/summary>/;
 /** Any tag left: `<tag>`, `</tag>`, `<tag attr="…">`, `<tag/>` with a lowercase, dashed name. */

@@ -12,7 +12,8 @@ import { describeView, indexReceipts, type ReceiptIndex } from './view-items.ts'
 declare const self: DedicatedWorkerGlobalScope;
 
 let latestJob = 0;
-let current: { job: number; replay: Replay; positions: Map<ProviderMessage, number>; receipts: ReceiptIndex } | null = null;
+let current: { job: number; replay: Replay; positions: Map<ProviderMessage, number>; receipts: ReceiptIndex } | null =
+  null;
 
 const post = (reply: WorkerReply) => self.postMessage(reply);
 /** Yield to the worker's event loop so a newer request can cancel this replay. */
@@ -22,14 +23,21 @@ async function fold(request: Extract<WorkerRequest, { type: 'fold' }>): Promise<
   const started = performance.now();
   post({ type: 'progress', job: request.job, done: 0, total: 0, phase: 'loading the o200k tokenizer' });
   let lastYield = performance.now();
-  const folder = request.remote ? remoteFolder(request.remote, request.settings, `inspector-${Date.now().toString(36)}-${request.job}`) : undefined;
-  const replay = await replayHistory(request.history, request.settings, async (done, total) => {
-    if (performance.now() - lastYield < 50) return true;
-    post({ type: 'progress', job: request.job, done, total, phase: 'folding' });
-    await pause();
-    lastYield = performance.now();
-    return request.job === latestJob;
-  }, folder);
+  const folder = request.remote
+    ? remoteFolder(request.remote, request.settings, `inspector-${Date.now().toString(36)}-${request.job}`)
+    : undefined;
+  const replay = await replayHistory(
+    request.history,
+    request.settings,
+    async (done, total) => {
+      if (performance.now() - lastYield < 50) return true;
+      post({ type: 'progress', job: request.job, done, total, phase: 'folding' });
+      await pause();
+      lastYield = performance.now();
+      return request.job === latestJob;
+    },
+    folder,
+  );
   if (!replay || request.job !== latestJob) return;
   const positions = new Map<ProviderMessage, number>();
   request.history.forEach((message, index) => positions.set(message, index));
@@ -48,7 +56,14 @@ async function fold(request: Extract<WorkerRequest, { type: 'fold' }>): Promise<
   post({
     type: 'result',
     job: request.job,
-    result: { calls: replay.calls, strategies: replay.strategies, receipts, dialect: detectDialectName(request.history), foldMilliseconds: Math.round(performance.now() - started), ...(request.remote ? { remote: `remote ${request.remote.url}` } : {}) },
+    result: {
+      calls: replay.calls,
+      strategies: replay.strategies,
+      receipts,
+      dialect: detectDialectName(request.history),
+      foldMilliseconds: Math.round(performance.now() - started),
+      ...(request.remote ? { remote: `remote ${request.remote.url}` } : {}),
+    },
   });
 }
 
@@ -56,7 +71,11 @@ function detectDialectName(history: readonly ProviderMessage[]): string {
   for (const message of history) {
     const record = message as Record<string, unknown>;
     if (Array.isArray(record.parts) || record.role === 'model') return 'gemini';
-    if (Array.isArray(record.content) && record.content.some((block: { type?: string }) => block?.type === 'tool_use' || block?.type === 'tool_result')) return 'anthropic';
+    if (
+      Array.isArray(record.content) &&
+      record.content.some((block: { type?: string }) => block?.type === 'tool_use' || block?.type === 'tool_result')
+    )
+      return 'anthropic';
   }
   return 'openai';
 }
@@ -73,6 +92,12 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   const request = event.data;
   if (request.type === 'fold') {
     latestJob = request.job;
-    fold(request).catch((error: unknown) => post({ type: 'error', job: request.job, message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }));
+    fold(request).catch((error: unknown) =>
+      post({
+        type: 'error',
+        job: request.job,
+        message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      }),
+    );
   } else view(request);
 };

@@ -17,7 +17,13 @@ export interface FoldSettings {
   readonly secondsBetweenCalls: number;
 }
 
-export const DEFAULT_SETTINGS: FoldSettings = { ceiling: 8_000, priceModel: 'sonnet-class', freezeTtlSeconds: 300, recall: 'auto', secondsBetweenCalls: 20 };
+export const DEFAULT_SETTINGS: FoldSettings = {
+  ceiling: 8_000,
+  priceModel: 'sonnet-class',
+  freezeTtlSeconds: 300,
+  recall: 'auto',
+  secondsBetweenCalls: 20,
+};
 
 /** What the page shows for one model call: all numbers exact o200k over the rendered messages. */
 export interface CallSummary {
@@ -68,7 +74,13 @@ export interface FoldResult {
 export type ViewItem =
   | { readonly kind: 'raw'; readonly index: number; readonly tokens: number }
   | { readonly kind: 'clipped'; readonly index: number; readonly tokens: number; readonly text: string }
-  | { readonly kind: 'band'; readonly text: string; readonly tokens: number; readonly receipt: number; readonly band: number }
+  | {
+      readonly kind: 'band';
+      readonly text: string;
+      readonly tokens: number;
+      readonly receipt: number;
+      readonly band: number;
+    }
   | { readonly kind: 'ack' | 'seed' | 'card' | 'synthetic'; readonly text: string; readonly tokens: number };
 
 /** A running fold endpoint (the worker in `worker/`) that folds instead of the page. */
@@ -83,11 +95,23 @@ export interface CallView {
 }
 
 export type WorkerRequest =
-  | { readonly type: 'fold'; readonly job: number; readonly history: ProviderMessage[]; readonly settings: FoldSettings; readonly remote?: RemoteEndpoint }
+  | {
+      readonly type: 'fold';
+      readonly job: number;
+      readonly history: ProviderMessage[];
+      readonly settings: FoldSettings;
+      readonly remote?: RemoteEndpoint;
+    }
   | { readonly type: 'view'; readonly job: number; readonly call: number };
 
 export type WorkerReply =
-  | { readonly type: 'progress'; readonly job: number; readonly done: number; readonly total: number; readonly phase: string }
+  | {
+      readonly type: 'progress';
+      readonly job: number;
+      readonly done: number;
+      readonly total: number;
+      readonly phase: string;
+    }
   | { readonly type: 'result'; readonly job: number; readonly result: FoldResult }
   | { readonly type: 'view'; readonly job: number; readonly view: CallView }
   | { readonly type: 'error'; readonly job: number; readonly message: string };

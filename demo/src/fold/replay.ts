@@ -6,7 +6,18 @@
  */
 import { FoldSession, type FoldOutcome, type ProviderMessage } from '../../../src/index.ts';
 import { callCost, countTokens, leadingIdenticalTokens, resolveModelPrice } from '../../../src/tokens/index.ts';
-import { clearStrategy, identifiers, maskStrategy, rawStrategy, renderedMessage, resetSharedTokenMemo, textTokens, truncateStrategy, type BaselineMessage, type Strategy } from '../../../src/baselines/index.ts';
+import {
+  clearStrategy,
+  identifiers,
+  maskStrategy,
+  rawStrategy,
+  renderedMessage,
+  resetSharedTokenMemo,
+  textTokens,
+  truncateStrategy,
+  type BaselineMessage,
+  type Strategy,
+} from '../../../src/baselines/index.ts';
 import type { CallSummary, FoldSettings, StrategyName, StrategySeries } from './protocol.ts';
 
 /** The benchmark's convention: a model call happens before each assistant message after the first message. */
@@ -46,12 +57,14 @@ interface SeriesState {
   kept: number;
 }
 
-export interface ReplayProgress {
-  (done: number, total: number): boolean | void | Promise<boolean | void>;
-}
+export type ReplayProgress = (done: number, total: number) => boolean | void | Promise<boolean | void>;
 
 /** Folds one call somewhere else (a remote endpoint) instead of the local session. */
-export type Folder = (history: readonly ProviderMessage[], measuredInputTokens: number | undefined, now: number) => Promise<FoldOutcome>;
+export type Folder = (
+  history: readonly ProviderMessage[],
+  measuredInputTokens: number | undefined,
+  now: number,
+) => Promise<FoldOutcome>;
 
 export interface Replay {
   readonly calls: CallSummary[];
@@ -61,7 +74,12 @@ export interface Replay {
 }
 
 /** Replays `history`; `progress` may return false (or resolve to false) to stop early. */
-export async function replayHistory(history: readonly ProviderMessage[], settings: FoldSettings, progress?: ReplayProgress, folder?: Folder): Promise<Replay | null> {
+export async function replayHistory(
+  history: readonly ProviderMessage[],
+  settings: FoldSettings,
+  progress?: ReplayProgress,
+  folder?: Folder,
+): Promise<Replay | null> {
   resetSharedTokenMemo();
   const price = resolveModelPrice(settings.priceModel);
   const cacheAlive = settings.secondsBetweenCalls <= price.cacheLifetimeSeconds;
@@ -75,7 +93,15 @@ export async function replayHistory(history: readonly ProviderMessage[], setting
   ];
   const states = new Map<StrategyName, SeriesState>();
   for (const name of ['warpfold', ...baselines.map(([name]) => name)] as StrategyName[])
-    states.set(name, { series: { name, tokens: [], cumulativeCost: [], cacheHitPercent: [], retentionPercent: [] }, previousParts: [], tokens: 0, cached: 0, cost: 0, needles: 0, kept: 0 });
+    states.set(name, {
+      series: { name, tokens: [], cumulativeCost: [], cacheHitPercent: [], retentionPercent: [] },
+      previousParts: [],
+      tokens: 0,
+      cached: 0,
+      cost: 0,
+      needles: 0,
+      kept: 0,
+    });
 
   const points = callPoints(history);
   const calls: CallSummary[] = [];
@@ -85,7 +111,9 @@ export async function replayHistory(history: readonly ProviderMessage[], setting
   // what the provider counted for the previous prompt, handed back as the benchmark does
   let measured: number | undefined;
   for (const [callIndex, point] of points.entries()) {
-    for (; seenUpTo < point; seenUpTo++) for (const identifier of identifiers(renderedMessage(history[seenUpTo] as BaselineMessage))) lastSeen.set(identifier, seenUpTo);
+    for (; seenUpTo < point; seenUpTo++)
+      for (const identifier of identifiers(renderedMessage(history[seenUpTo] as BaselineMessage)))
+        lastSeen.set(identifier, seenUpTo);
     const slice = history.slice(0, point);
     // identifiers the next assistant message uses that were last seen far enough back: the scorer's needles
     const needles = [...identifiers(renderedMessage(history[point] as BaselineMessage))].filter((identifier) => {
@@ -99,8 +127,18 @@ export async function replayHistory(history: readonly ProviderMessage[], setting
       const total = sizes.reduce((sum, size) => sum + size, 0);
       const shared = leadingIdenticalTokens(state.previousParts, parts, sizes);
       let sharedMessages = 0;
-      while (sharedMessages < parts.length && sharedMessages < state.previousParts.length && parts[sharedMessages] === state.previousParts[sharedMessages]) sharedMessages++;
-      const cost = callCost({ totalTokens: total, cachedPrefixTokens: cacheAlive ? shared : 0, model: price, writeBelowMinimum: true });
+      while (
+        sharedMessages < parts.length &&
+        sharedMessages < state.previousParts.length &&
+        parts[sharedMessages] === state.previousParts[sharedMessages]
+      )
+        sharedMessages++;
+      const cost = callCost({
+        totalTokens: total,
+        cachedPrefixTokens: cacheAlive ? shared : 0,
+        model: price,
+        writeBelowMinimum: true,
+      });
       state.previousParts = parts;
       state.tokens += total;
       state.cached += cost.cacheReadTokens;
@@ -116,7 +154,9 @@ export async function replayHistory(history: readonly ProviderMessage[], setting
     };
 
     session.advance(settings.secondsBetweenCalls * 1000);
-    const outcome = folder ? await folder(slice, measured, session.clock()) : session.prepare(slice, measured === undefined ? {} : { measuredInputTokens: measured });
+    const outcome = folder
+      ? await folder(slice, measured, session.clock())
+      : session.prepare(slice, measured === undefined ? {} : { measuredInputTokens: measured });
     outcomes.push(outcome);
     const folded = measure('warpfold', outcome.messages as BaselineMessage[]);
     measured = folded.total;

@@ -1,6 +1,6 @@
 /** Describes a view against the raw history: which items are raw messages, which are bands (and which receipt wrote them). */
 import { FOLD_ACKNOWLEDGEMENT } from '../../../src/fold/index.ts';
-import { type FoldOutcome, type FoldReceipt, type ProviderMessage } from '../../../src/index.ts';
+import type { FoldOutcome, FoldReceipt, ProviderMessage } from '../../../src/index.ts';
 import { contentText } from '../../../src/tokens/index.ts';
 import { renderedMessage, textTokens, type BaselineMessage } from '../../../src/baselines/index.ts';
 import type { ViewItem } from './protocol.ts';
@@ -31,7 +31,11 @@ function digest(text: string): string {
   return `fnv1a32:${(hash >>> 0).toString(16).padStart(8, '0')}`;
 }
 
-export function describeView(outcome: FoldOutcome, positions: ReadonlyMap<ProviderMessage, number>, receipts: ReceiptIndex): ViewItem[] {
+export function describeView(
+  outcome: FoldOutcome,
+  positions: ReadonlyMap<ProviderMessage, number>,
+  receipts: ReceiptIndex,
+): ViewItem[] {
   return outcome.messages.map((message): ViewItem => {
     const tokens = textTokens(renderedMessage(message as BaselineMessage));
     const index = positions.get(message);

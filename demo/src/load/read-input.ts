@@ -32,14 +32,18 @@ export interface LoadedHistory {
   readonly license?: string;
 }
 
-const describeIssue = (issue: TranscriptIssue) => `line ${issue.line}: ${issue.kind}${issue.recordType ? ` (${issue.recordType})` : ''} — ${issue.detail}`;
+const describeIssue = (issue: TranscriptIssue) =>
+  `line ${issue.line}: ${issue.kind}${issue.recordType ? ` (${issue.recordType})` : ''} — ${issue.detail}`;
 
 /** `source` / `license` fields of a `{ messages }` corpus file, read without parsing a JSONL file whole. */
 function corpusFields(text: string): { source?: string; license?: string } {
   if (!text.startsWith('{')) return {};
   try {
     const value = JSON.parse(text) as Record<string, unknown>;
-    return { ...(typeof value.source === 'string' ? { source: value.source } : {}), ...(typeof value.license === 'string' ? { license: value.license } : {}) };
+    return {
+      ...(typeof value.source === 'string' ? { source: value.source } : {}),
+      ...(typeof value.license === 'string' ? { license: value.license } : {}),
+    };
   } catch {
     return {};
   }
@@ -52,16 +56,34 @@ export async function readInput(text: string, name = 'pasted text'): Promise<Loa
   try {
     read = readTranscript(trimmed, { fileName: name });
   } catch (error) {
-    if (error instanceof TranscriptFormatError) throw new InputError(error.line > 0 ? `line ${error.line}` : name, `${error.problem}${error.format !== 'unknown' ? ` (read as ${error.format})` : ''}`);
+    if (error instanceof TranscriptFormatError)
+      throw new InputError(
+        error.line > 0 ? `line ${error.line}` : name,
+        `${error.problem}${error.format !== 'unknown' ? ` (read as ${error.format})` : ''}`,
+      );
     throw error;
   }
-  if (read.messages.length === 0) throw new InputError(name, `read as ${read.format} but holds no messages${read.issues.length ? ` (${read.issues.slice(0, 3).map(describeIssue).join('; ')})` : ''}`);
+  if (read.messages.length === 0)
+    throw new InputError(
+      name,
+      `read as ${read.format} but holds no messages${read.issues.length ? ` (${read.issues.slice(0, 3).map(describeIssue).join('; ')})` : ''}`,
+    );
   try {
     // the library's own reading of the history: roles, block shapes, pairing
     detectTurns(read.messages);
   } catch (error) {
-    if (error instanceof FoldInputError) throw new InputError(error.messageIndex < 0 ? name : `message ${messageNumber(error.messageIndex)}`, error.problem);
+    if (error instanceof FoldInputError)
+      throw new InputError(
+        error.messageIndex < 0 ? name : `message ${messageNumber(error.messageIndex)}`,
+        error.problem,
+      );
     throw error;
   }
-  return { messages: read.messages, format: read.format, name, notes: read.issues.map(describeIssue), ...corpusFields(trimmed) };
+  return {
+    messages: read.messages,
+    format: read.format,
+    name,
+    notes: read.issues.map(describeIssue),
+    ...corpusFields(trimmed),
+  };
 }

@@ -29,7 +29,10 @@ const VIEW_HEADROOM = 1.4;
  * otherwise the view's (ceiling and view with headroom), the raw bars clipped at the top, so a
  * 137k-token session does not squash the ceiling and the view into a line at the bottom.
  */
-export function timelineScale(calls: readonly Pick<CallSummary, 'rawTokens' | 'viewTokens'>[], ceiling: number): { top: number; rawClipped: boolean } {
+export function timelineScale(
+  calls: readonly Pick<CallSummary, 'rawTokens' | 'viewTokens'>[],
+  ceiling: number,
+): { top: number; rawClipped: boolean } {
   let view = ceiling;
   let raw = 0;
   for (const call of calls) {
@@ -41,7 +44,12 @@ export function timelineScale(calls: readonly Pick<CallSummary, 'rawTokens' | 'v
   return { top: Math.max(viewTop, raw * 1.05), rawClipped: false };
 }
 
-export function renderTimeline(canvas: HTMLCanvasElement, calls: readonly CallSummary[], ceiling: number, onPick: (call: number) => void): void {
+export function renderTimeline(
+  canvas: HTMLCanvasElement,
+  calls: readonly CallSummary[],
+  ceiling: number,
+  onPick: (call: number) => void,
+): void {
   const { context, width, height } = prepare(canvas);
   const count = Math.max(1, calls.length);
   const step = width / count;
@@ -49,11 +57,15 @@ export function renderTimeline(canvas: HTMLCanvasElement, calls: readonly CallSu
   // raw bars above the scale are drawn to its top: what they reach is said in a label instead
   const y = (tokens: number) => height - (Math.min(tokens, top) / top) * (height - MARK_BAND);
   context.fillStyle = color('--raw');
-  calls.forEach((call, i) => context.fillRect(i * step, y(call.rawTokens), Math.max(step, 0.5), height - y(call.rawTokens)));
+  calls.forEach((call, i) =>
+    context.fillRect(i * step, y(call.rawTokens), Math.max(step, 0.5), height - y(call.rawTokens)),
+  );
   canvas.dataset.ceilingHeight = ((height - y(ceiling)) / height).toFixed(3);
   canvas.dataset.rawClipped = String(rawClipped);
   context.fillStyle = color('--view');
-  calls.forEach((call, i) => context.fillRect(i * step + step * 0.1, y(call.viewTokens), Math.max(step * 0.8, 0.5), height - y(call.viewTokens)));
+  calls.forEach((call, i) =>
+    context.fillRect(i * step + step * 0.1, y(call.viewTokens), Math.max(step * 0.8, 0.5), height - y(call.viewTokens)),
+  );
   context.strokeStyle = color('--ceiling');
   context.lineWidth = 1.5;
   context.beginPath();
@@ -80,11 +92,18 @@ export function renderTimeline(canvas: HTMLCanvasElement, calls: readonly CallSu
     context.fillStyle = color('--muted');
     context.font = '11px system-ui, sans-serif';
     context.textAlign = 'right';
-    context.fillText(`raw history above the scale: up to ${Math.round(peak).toLocaleString('en-US')} tokens ↑`, width - 6, MARK_BAND + 12);
+    context.fillText(
+      `raw history above the scale: up to ${Math.round(peak).toLocaleString('en-US')} tokens ↑`,
+      width - 6,
+      MARK_BAND + 12,
+    );
     context.textAlign = 'left';
   }
   const epochs = calls.filter((call) => call.epochReason).length;
-  canvas.setAttribute('aria-label', `Prompt size of ${calls.length} calls against a ${ceiling.toLocaleString('en-US')}-token ceiling; ${epochs} epochs, ${calls.filter((call) => call.cacheHot).length} cache-hot calls`);
+  canvas.setAttribute(
+    'aria-label',
+    `Prompt size of ${calls.length} calls against a ${ceiling.toLocaleString('en-US')}-token ceiling; ${epochs} epochs, ${calls.filter((call) => call.cacheHot).length} cache-hot calls`,
+  );
   canvas.onclick = (event) => {
     const box = canvas.getBoundingClientRect();
     onPick(Math.floor(((event.clientX - box.left) / box.width) * count) + 1);
@@ -94,7 +113,8 @@ export function renderTimeline(canvas: HTMLCanvasElement, calls: readonly CallSu
 export function renderCostChart(canvas: HTMLCanvasElement, strategies: readonly StrategySeries[]): void {
   const { context, width, height } = prepare(canvas);
   const count = Math.max(1, strategies[0]?.cumulativeCost.length ?? 1);
-  const top = Math.max(1e-9, ...strategies.map((series) => series.cumulativeCost[series.cumulativeCost.length - 1] ?? 0)) * 1.08;
+  const top =
+    Math.max(1e-9, ...strategies.map((series) => series.cumulativeCost[series.cumulativeCost.length - 1] ?? 0)) * 1.08;
   for (const series of [...strategies].reverse()) {
     context.strokeStyle = color(`--s-${series.name}`);
     context.lineWidth = series.name === 'warpfold' ? 2.5 : 1.5;
@@ -110,7 +130,10 @@ export function renderCostChart(canvas: HTMLCanvasElement, strategies: readonly 
   context.fillStyle = color('--muted');
   context.font = '11px system-ui, sans-serif';
   context.fillText(`cumulative cost, $0 – $${top.toFixed(3)}`, 6, 12);
-  canvas.setAttribute('aria-label', `Cumulative cost per strategy over ${count} calls: ${strategies.map((series) => `${series.name} $${(series.cumulativeCost[series.cumulativeCost.length - 1] ?? 0).toFixed(4)}`).join(', ')}`);
+  canvas.setAttribute(
+    'aria-label',
+    `Cumulative cost per strategy over ${count} calls: ${strategies.map((series) => `${series.name} $${(series.cumulativeCost[series.cumulativeCost.length - 1] ?? 0).toFixed(4)}`).join(', ')}`,
+  );
 }
 
 /** Moves the cursor over a chart: a transform on one element, no layout. */

@@ -1,5 +1,9 @@
 /** A tiny element builder: attributes and children, no framework. */
-export function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, ...children: Array<Node | string>): HTMLElementTagNameMap[K] {
+export function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string> = {},
+  ...children: Array<Node | string>
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
   for (const child of children) if (child !== '') node.append(child);
@@ -10,7 +14,8 @@ export function clear(node: Element): void {
   node.replaceChildren();
 }
 
-export const formatTokens = (tokens: number | undefined): string => (tokens === undefined ? '–' : Math.round(tokens).toLocaleString('en-US'));
+export const formatTokens = (tokens: number | undefined): string =>
+  tokens === undefined ? '–' : Math.round(tokens).toLocaleString('en-US');
 export const formatCost = (dollars: number | undefined): string => (dollars === undefined ? '–' : dollars.toFixed(4));
 
 /**

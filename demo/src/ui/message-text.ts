@@ -15,7 +15,8 @@ function textOf(value: unknown): string {
       const call = block.functionCall as Record<string, unknown>;
       return `▸ ${String(call.name)} ${JSON.stringify(call.args)}`;
     }
-    if (block.functionResponse && typeof block.functionResponse === 'object') return JSON.stringify((block.functionResponse as Record<string, unknown>).response);
+    if (block.functionResponse && typeof block.functionResponse === 'object')
+      return JSON.stringify((block.functionResponse as Record<string, unknown>).response);
     return JSON.stringify(block);
   }
   return String(value);
@@ -24,11 +25,13 @@ function textOf(value: unknown): string {
 export function messageText(message: ProviderMessage): string {
   const record = message as Record<string, unknown>;
   const parts: string[] = [];
-  if (typeof record.reasoning_content === 'string' && record.reasoning_content) parts.push(`∴ ${record.reasoning_content}`);
+  if (typeof record.reasoning_content === 'string' && record.reasoning_content)
+    parts.push(`∴ ${record.reasoning_content}`);
   const body = textOf(record.content ?? record.parts);
   if (body) parts.push(body);
   if (Array.isArray(record.tool_calls))
-    for (const call of record.tool_calls as Array<Record<string, any>>) parts.push(`▸ ${call.function?.name}(${call.function?.arguments ?? ''})`);
+    for (const call of record.tool_calls as Array<Record<string, any>>)
+      parts.push(`▸ ${call.function?.name}(${call.function?.arguments ?? ''})`);
   return parts.join('\n');
 }
 
@@ -36,6 +39,10 @@ export function messageRole(message: ProviderMessage): string {
   const record = message as Record<string, unknown>;
   const role = String(record.role ?? '?');
   if (role === 'tool') return `tool${record.name ? ` · ${String(record.name)}` : ''}`;
-  if (Array.isArray(record.content) && (record.content as Array<{ type?: string }>).some((block) => block?.type === 'tool_result')) return `${role} · tool result`;
+  if (
+    Array.isArray(record.content) &&
+    (record.content as Array<{ type?: string }>).some((block) => block?.type === 'tool_result')
+  )
+    return `${role} · tool result`;
   return role;
 }

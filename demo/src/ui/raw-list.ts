@@ -83,7 +83,12 @@ export class RawList {
     const message = this.messages[index];
     clear(this.detail);
     this.detail.append(
-      element('div', { class: 'item-head' }, element('span', { class: 'role' }, `#${messageNumber(index)} ${messageRole(message)}`), element('button', { type: 'button', class: 'close', 'aria-label': 'Close the message' }, '×')),
+      element(
+        'div',
+        { class: 'item-head' },
+        element('span', { class: 'role' }, `#${messageNumber(index)} ${messageRole(message)}`),
+        element('button', { type: 'button', class: 'close', 'aria-label': 'Close the message' }, '×'),
+      ),
       element('pre', { class: 'mono', 'data-testid': 'raw-detail', 'data-index': String(index) }, messageText(message)),
     );
     (this.detail.querySelector('button.close') as HTMLButtonElement).onclick = () => (this.detail.hidden = true);
@@ -121,8 +126,18 @@ export class RawList {
       const message = this.messages[index];
       const row = element(
         'button',
-        { type: 'button', class: 'raw-row', id: `raw-${index}`, 'data-index': String(index), style: `top: ${index * ROW}px` },
-        element('span', { class: 'item-head' }, element('span', { class: 'role' }, `#${messageNumber(index)} ${messageRole(message)}`)),
+        {
+          type: 'button',
+          class: 'raw-row',
+          id: `raw-${index}`,
+          'data-index': String(index),
+          style: `top: ${index * ROW}px`,
+        },
+        element(
+          'span',
+          { class: 'item-head' },
+          element('span', { class: 'role' }, `#${messageNumber(index)} ${messageRole(message)}`),
+        ),
         element('span', { class: 'raw-preview mono' }, this.preview(index)),
       );
       row.onclick = () => this.open(index);

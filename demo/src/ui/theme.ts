@@ -9,7 +9,12 @@ function apply(theme: 'light' | 'dark', button: HTMLButtonElement): void {
 
 export function applyStoredTheme(button: HTMLButtonElement): void {
   const stored = localStorage.getItem(KEY);
-  const theme = stored === 'dark' || stored === 'light' ? stored : matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  const theme =
+    stored === 'dark' || stored === 'light'
+      ? stored
+      : matchMedia('(prefers-color-scheme: dark)').matches
+        ? 'dark'
+        : 'light';
   apply(theme, button);
 }
 

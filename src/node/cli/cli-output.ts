@@ -8,7 +8,10 @@ export interface CliOutput {
   warn(line: string): void;
 }
 
-export function createCliOutput(stdout: CliOutput['stdout'] = process.stdout, stderr: CliOutput['stderr'] = process.stderr): CliOutput {
+export function createCliOutput(
+  stdout: CliOutput['stdout'] = process.stdout,
+  stderr: CliOutput['stderr'] = process.stderr,
+): CliOutput {
   const said = new Set<string>();
   return {
     stdout,

@@ -37,12 +37,26 @@ function windowOf(engine: string, model: string): { ceiling: number; window: num
  * `--ceiling` first, then `--model` through `resolveContextBudget`, then the model the transcript
  * records; the benchmark's 16,000 when none is known (said once).
  */
-export function ceilingForSession(options: { ceiling?: number; model?: string }, recordedModel: string | undefined, engine: string, output: CliOutput): SessionCeiling {
+export function ceilingForSession(
+  options: { ceiling?: number; model?: string },
+  recordedModel: string | undefined,
+  engine: string,
+  output: CliOutput,
+): SessionCeiling {
   const model = options.model ?? recordedModel;
   const known = model === undefined ? null : windowOf(engine, model);
-  if (options.ceiling !== undefined) return { ceiling: options.ceiling, window: known?.window ?? options.ceiling, model, source: 'ceiling' };
+  if (options.ceiling !== undefined)
+    return { ceiling: options.ceiling, window: known?.window ?? options.ceiling, model, source: 'ceiling' };
   if (known !== null) return { ...known, model, source: options.model !== undefined ? 'model' : 'transcript' };
-  if (options.model !== undefined) output.noticeOnce(`window:${options.model}`, `no context window known for "${options.model}": folding at ${FALLBACK_CEILING.toLocaleString('en-US')} tokens (pass --ceiling N)`);
-  else output.noticeOnce(`window:${model ?? ''}`, `${model === undefined ? 'no model recorded' : `no context window known for "${model}"`}: folding at ${FALLBACK_CEILING.toLocaleString('en-US')} tokens (pass --ceiling N or --model M)`);
+  if (options.model !== undefined)
+    output.noticeOnce(
+      `window:${options.model}`,
+      `no context window known for "${options.model}": folding at ${FALLBACK_CEILING.toLocaleString('en-US')} tokens (pass --ceiling N)`,
+    );
+  else
+    output.noticeOnce(
+      `window:${model ?? ''}`,
+      `${model === undefined ? 'no model recorded' : `no context window known for "${model}"`}: folding at ${FALLBACK_CEILING.toLocaleString('en-US')} tokens (pass --ceiling N or --model M)`,
+    );
   return { ceiling: FALLBACK_CEILING, window: FALLBACK_CEILING, model, source: 'fallback' };
 }

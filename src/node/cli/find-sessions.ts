@@ -57,7 +57,12 @@ export interface SessionSelection {
  * later, as exit 1), and from each FOLDER and each `--claude`/`--codex`/`--gemini` folder the
  * newest `limit` transcripts (0: all), oldest first so the report reads in time order.
  */
-export function findSessions(inputs: readonly string[], sources: readonly CliSource[], limit: number, home = homedir()): SessionSelection {
+export function findSessions(
+  inputs: readonly string[],
+  sources: readonly CliSource[],
+  limit: number,
+  home = homedir(),
+): SessionSelection {
   const paths: string[] = [];
   const empty: string[] = [];
   const pools: Array<{ folder: string; matches: (name: string) => boolean }> = [];
@@ -71,7 +76,8 @@ export function findSessions(inputs: readonly string[], sources: readonly CliSou
     if (isFolder) pools.push({ folder: input, matches: isTranscriptName });
     else paths.push(input);
   }
-  for (const source of sources) pools.push({ folder: sourceFolder(source, home), matches: SOURCE_FOLDERS[source].matches });
+  for (const source of sources)
+    pools.push({ folder: sourceFolder(source, home), matches: SOURCE_FOLDERS[source].matches });
   for (const pool of pools) {
     const found: FoundSession[] = [];
     walk(pool.folder, pool.matches, found);

@@ -24,13 +24,22 @@ export function callIndexes(messages: readonly ProviderMessage[]): number[] {
 /** `warpfold fold`: the folded view at one model call, as the replay would have sent it. */
 export async function foldCommand(args: readonly string[], output: CliOutput): Promise<number> {
   const { values, positionals } = parseCommandArguments('fold', args, {
-    ceiling: { type: 'string' }, model: { type: 'string' }, at: { type: 'string' }, out: { type: 'string' }, receipt: { type: 'string' }, tokenizer: { type: 'string' },
+    ceiling: { type: 'string' },
+    model: { type: 'string' },
+    at: { type: 'string' },
+    out: { type: 'string' },
+    receipt: { type: 'string' },
+    tokenizer: { type: 'string' },
   });
   if (values.help) {
     output.stdout.write(FOLD_HELP);
     return EXIT_OK;
   }
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name one transcript FILE' : `fold takes one FILE, got ${positionals.length}`, 'fold');
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length === 0 ? 'name one transcript FILE' : `fold takes one FILE, got ${positionals.length}`,
+      'fold',
+    );
   const [file] = positionals;
   const ceilingOption = integerOption('fold', 'ceiling', values.ceiling, 1_000);
   const at = integerOption('fold', 'at', values.at, 1);
@@ -39,19 +48,32 @@ export async function foldCommand(args: readonly string[], output: CliOutput): P
   try {
     read = await readSessionFile(file);
   } catch (error) {
-    output.warn(`${file}: ${error instanceof TranscriptFormatError ? error.message : `cannot read: ${(error as Error).message}`}`);
+    output.warn(
+      `${file}: ${error instanceof TranscriptFormatError ? error.message : `cannot read: ${(error as Error).message}`}`,
+    );
     return EXIT_FILE_FAILED;
   }
   reportIssues(file, read.issues, output);
   const calls = callIndexes(read.messages);
   // a history with no model call yet is folded as it stands: one call on everything
   const stops = calls.length > 0 ? calls : [read.messages.length];
-  if (at !== undefined && at > stops.length) throw new UsageError(`--at ${at}: ${file} has ${stops.length} model call${stops.length === 1 ? '' : 's'}`, 'fold');
+  if (at !== undefined && at > stops.length)
+    throw new UsageError(`--at ${at}: ${file} has ${stops.length} model call${stops.length === 1 ? '' : 's'}`, 'fold');
   const last = at ?? stops.length;
   const counter = await loadTokenCounter(tokenizer, output);
-  const ceiling = ceilingForSession({ ceiling: ceilingOption, model: stringOption(values.model) }, read.metadata.model, engineOf(read.format, read.dialect), output);
+  const ceiling = ceilingForSession(
+    { ceiling: ceilingOption, model: stringOption(values.model) },
+    read.metadata.model,
+    engineOf(read.format, read.dialect),
+    output,
+  );
   let clock = 0;
-  const session = new FoldSession({ pressureCeiling: ceiling.ceiling, countTokens: counter.countTokens, now: () => clock, keepReceipts: true });
+  const session = new FoldSession({
+    pressureCeiling: ceiling.ceiling,
+    countTokens: counter.countTokens,
+    now: () => clock,
+    keepReceipts: true,
+  });
   let view: readonly ProviderMessage[] = [];
   let measured: number | undefined;
   const measure = createMeasure(counter.countTokens);
@@ -66,7 +88,13 @@ export async function foldCommand(args: readonly string[], output: CliOutput): P
   if (out === undefined) output.stdout.write(text);
   else writeFileSync(out, text);
   const receiptFile = stringOption(values.receipt);
-  if (receiptFile !== undefined) writeFileSync(receiptFile, `${JSON.stringify({ file, dialect: read.dialect, call: last, of: stops.length, ceiling: ceiling.ceiling, receipts: session.receipts() }, null, 2)}\n`);
-  output.warn(`call ${last} of ${stops.length}: ${view.length} messages (${read.dialect}), ceiling ${ceiling.ceiling.toLocaleString('en-US')}${out ? ` → ${out}` : ''}${receiptFile ? `, receipt → ${receiptFile}` : ''}`);
+  if (receiptFile !== undefined)
+    writeFileSync(
+      receiptFile,
+      `${JSON.stringify({ file, dialect: read.dialect, call: last, of: stops.length, ceiling: ceiling.ceiling, receipts: session.receipts() }, null, 2)}\n`,
+    );
+  output.warn(
+    `call ${last} of ${stops.length}: ${view.length} messages (${read.dialect}), ceiling ${ceiling.ceiling.toLocaleString('en-US')}${out ? ` → ${out}` : ''}${receiptFile ? `, receipt → ${receiptFile}` : ''}`,
+  );
   return EXIT_OK;
 }

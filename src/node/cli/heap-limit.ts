@@ -19,16 +19,27 @@ const BASE_HEAP_MEGABYTES = 256;
  */
 export function heapLimitFor(argv: readonly string[]): number | undefined {
   if (process.env[MARKER] !== undefined) return undefined;
-  if ([...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((option) => option.includes('max-old-space-size'))) return undefined;
+  if ([...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((option) => option.includes('max-old-space-size')))
+    return undefined;
   const [command, ...rest] = argv;
   if (command !== 'report' && command !== 'fold') return undefined;
-  const inputs = rest.filter((argument, index) => !argument.startsWith('-') && !(index > 0 && /^--(limit|ceiling|model|price|tokenizer|at|out|receipt)$/.test(rest[index - 1])));
-  const sources = (['claude', 'codex', 'gemini'] as const).filter((source) => rest.includes(`--${source}`)) as CliSource[];
+  const inputs = rest.filter(
+    (argument, index) =>
+      !argument.startsWith('-') &&
+      !(index > 0 && /^--(limit|ceiling|model|price|tokenizer|at|out|receipt)$/.test(rest[index - 1])),
+  );
+  const sources = (['claude', 'codex', 'gemini'] as const).filter((source) =>
+    rest.includes(`--${source}`),
+  ) as CliSource[];
   const limitAt = rest.indexOf('--limit');
   const limit = limitAt >= 0 ? Number(rest[limitAt + 1]) : DEFAULT_SESSION_LIMIT;
   let largest = 0;
   try {
-    for (const path of findSessions(inputs, sources, Number.isSafeInteger(limit) && limit >= 0 ? limit : DEFAULT_SESSION_LIMIT).paths) {
+    for (const path of findSessions(
+      inputs,
+      sources,
+      Number.isSafeInteger(limit) && limit >= 0 ? limit : DEFAULT_SESSION_LIMIT,
+    ).paths) {
       try {
         largest = Math.max(largest, statSync(path).size);
       } catch {
@@ -38,7 +49,10 @@ export function heapLimitFor(argv: readonly string[]): number | undefined {
   } catch {
     return undefined;
   }
-  const wanted = Math.max(MINIMUM_HEAP_MEGABYTES, Math.ceil((largest * HEAP_PER_FILE_BYTE) / MEGABYTE) + BASE_HEAP_MEGABYTES);
+  const wanted = Math.max(
+    MINIMUM_HEAP_MEGABYTES,
+    Math.ceil((largest * HEAP_PER_FILE_BYTE) / MEGABYTE) + BASE_HEAP_MEGABYTES,
+  );
   // never below what the user's Node already allows for small inputs, never above Node's own limit
   const current = Math.floor(getHeapStatistics().heap_size_limit / MEGABYTE);
   return wanted < current ? wanted : undefined;
@@ -46,7 +60,10 @@ export function heapLimitFor(argv: readonly string[]): number | undefined {
 
 /** Runs this same command again under `node --max-old-space-size=LIMIT`; returns its exit code. */
 export function rerunWithHeapLimit(limit: number, script: string, argv: readonly string[]): number {
-  const result = spawnSync(process.execPath, [`--max-old-space-size=${limit}`, ...process.execArgv, script, ...argv], { stdio: 'inherit', env: { ...process.env, [MARKER]: String(limit) } });
+  const result = spawnSync(process.execPath, [`--max-old-space-size=${limit}`, ...process.execArgv, script, ...argv], {
+    stdio: 'inherit',
+    env: { ...process.env, [MARKER]: String(limit) },
+  });
   if (result.error) throw result.error;
   return result.status ?? 1;
 }

@@ -20,13 +20,24 @@ function openBrowser(url: string, output: CliOutput): void {
 }
 
 /** `warpfold inspect`: the inspector on 127.0.0.1 with one local file loaded; runs until interrupted. */
-export async function inspectCommand(args: readonly string[], output: CliOutput, signal?: AbortSignal): Promise<number> {
-  const { values, positionals } = parseCommandArguments('inspect', args, { port: { type: 'string' }, open: { type: 'boolean' } });
+export async function inspectCommand(
+  args: readonly string[],
+  output: CliOutput,
+  signal?: AbortSignal,
+): Promise<number> {
+  const { values, positionals } = parseCommandArguments('inspect', args, {
+    port: { type: 'string' },
+    open: { type: 'boolean' },
+  });
   if (values.help) {
     output.stdout.write(INSPECT_HELP);
     return EXIT_OK;
   }
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name one transcript FILE' : `inspect takes one FILE, got ${positionals.length}`, 'inspect');
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length === 0 ? 'name one transcript FILE' : `inspect takes one FILE, got ${positionals.length}`,
+      'inspect',
+    );
   const port = integerOption('inspect', 'port', values.port, 0);
   if (port !== undefined && port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`, 'inspect');
   const file = resolve(positionals[0]);
@@ -43,7 +54,9 @@ export async function inspectCommand(args: readonly string[], output: CliOutput,
   }
   const folder = inspectorFolder();
   if (!existsSync(join(folder, 'index.html'))) {
-    output.warn(`the built inspector is missing at ${folder} (run npm run build:inspector in a checkout, or set WARPFOLD_INSPECTOR_DIR)`);
+    output.warn(
+      `the built inspector is missing at ${folder} (run npm run build:inspector in a checkout, or set WARPFOLD_INSPECTOR_DIR)`,
+    );
     return EXIT_FILE_FAILED;
   }
   let server;

@@ -61,11 +61,16 @@ export async function startInspectorServer(sessionFile: string, folder: string, 
       if (file !== root && !file.startsWith(root + sep)) return send(403, 'forbidden');
     }
     if (!existsSync(file) || !statSync(file).isFile()) return send(404, 'not found');
-    const type = file === sessionFile ? 'text/plain; charset=utf-8' : CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    const type =
+      file === sessionFile
+        ? 'text/plain; charset=utf-8'
+        : (CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream');
     response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
     if (request.method === 'HEAD') return response.end();
     // read-only; the transcript is never written
-    createReadStream(file, { flags: 'r' }).on('error', () => response.destroy()).pipe(response);
+    createReadStream(file, { flags: 'r' })
+      .on('error', () => response.destroy())
+      .pipe(response);
   });
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', reject);

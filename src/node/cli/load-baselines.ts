@@ -22,11 +22,17 @@ export async function loadBaselines(output: CliOutput): Promise<LoadedBaselines>
     return {
       strategies: [baselines.truncateStrategy, baselines.clearStrategy] as unknown as ReplayStrategyDefinition[],
       identifiers: baselines.identifiers,
-      measure: { rendered: (message) => baselines.renderedMessage(message as never), tokens: (text) => baselines.textTokens(text) },
+      measure: {
+        rendered: (message) => baselines.renderedMessage(message as never),
+        tokens: (text) => baselines.textTokens(text),
+      },
       forget: baselines.resetSharedTokenMemo,
     };
   } catch (error) {
-    output.noticeOnce('baselines', `truncation and clearing could not be loaded (${(error as Error).message}): their columns and retention stay empty`);
+    output.noticeOnce(
+      'baselines',
+      `truncation and clearing could not be loaded (${(error as Error).message}): their columns and retention stay empty`,
+    );
     return NONE;
   }
 }

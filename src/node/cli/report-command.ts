@@ -22,7 +22,12 @@ const rounded = (value: number, digits: number): number => +value.toFixed(digits
 
 export function describeIssue(file: string, issue: TranscriptIssue): string {
   const where = issue.line > 0 ? `${file}:${issue.line}` : file;
-  const what = issue.kind === 'unparseable' ? 'line does not parse as JSON, skipped' : issue.kind === 'unknown-record' ? `unknown record${issue.recordType ? ` "${issue.recordType}"` : ''}, skipped` : 'invalid record, skipped';
+  const what =
+    issue.kind === 'unparseable'
+      ? 'line does not parse as JSON, skipped'
+      : issue.kind === 'unknown-record'
+        ? `unknown record${issue.recordType ? ` "${issue.recordType}"` : ''}, skipped`
+        : 'invalid record, skipped';
   return `${where}: ${what}: ${issue.detail}`;
 }
 
@@ -31,21 +36,43 @@ export function reportIssues(file: string, issues: readonly TranscriptIssue[], o
   // record types a reader does not know are normal in CLI logs; damaged lines are not
   const damaged = issues.filter((issue) => issue.kind !== 'unknown-record');
   for (const issue of damaged.slice(0, ISSUES_SHOWN_PER_FILE)) output.warn(describeIssue(file, issue));
-  if (damaged.length > ISSUES_SHOWN_PER_FILE) output.warn(`${file}: ${damaged.length - ISSUES_SHOWN_PER_FILE} more damaged lines skipped`);
+  if (damaged.length > ISSUES_SHOWN_PER_FILE)
+    output.warn(`${file}: ${damaged.length - ISSUES_SHOWN_PER_FILE} more damaged lines skipped`);
 }
 
-function figuresOf(file: string, format: string, model: string | undefined, ceiling: number, window: number, priceClass: string, tally: ReplayTally, skippedLines: number): SessionFigures {
+function figuresOf(
+  file: string,
+  format: string,
+  model: string | undefined,
+  ceiling: number,
+  window: number,
+  priceClass: string,
+  tally: ReplayTally,
+  skippedLines: number,
+): SessionFigures {
   const baselineCost = (name: string): number | null => {
     const baseline = tally.baselines.get(name);
     return baseline ? rounded(baseline.cost, 4) : null;
   };
   return {
-    file, format, model: model ?? null, ceiling, window, priceClass,
+    file,
+    format,
+    model: model ?? null,
+    ceiling,
+    window,
+    priceClass,
     calls: tally.calls,
     rawPeakTokens: tally.raw.maxTokens,
     overflowCalls: tally.overflowCalls,
-    cost: { raw: rounded(tally.raw.cost, 4), truncate: baselineCost('truncate'), clear: baselineCost('clear'), warpfold: rounded(tally.warpfold.cost, 4) },
-    warpfoldCachePercent: tally.warpfold.tokens ? rounded((100 * tally.warpfold.cachedTokens) / tally.warpfold.tokens, 1) : 0,
+    cost: {
+      raw: rounded(tally.raw.cost, 4),
+      truncate: baselineCost('truncate'),
+      clear: baselineCost('clear'),
+      warpfold: rounded(tally.warpfold.cost, 4),
+    },
+    warpfoldCachePercent: tally.warpfold.tokens
+      ? rounded((100 * tally.warpfold.cachedTokens) / tally.warpfold.tokens, 1)
+      : 0,
     warpfoldTokens: tally.warpfold.tokens,
     warpfoldCachedTokens: tally.warpfold.cachedTokens,
     warpfoldPeakTokens: tally.warpfold.maxTokens,
@@ -59,8 +86,15 @@ function figuresOf(file: string, format: string, model: string | undefined, ceil
 }
 
 function totalOf(sessions: readonly SessionFigures[]): ReportTotal {
-  const sum = (pick: (session: SessionFigures) => number) => sessions.reduce((total, session) => total + pick(session), 0);
-  const sumOrNull = (pick: (session: SessionFigures) => number | null) => (sessions.some((session) => pick(session) === null) ? null : rounded(sum((session) => pick(session) ?? 0), 4));
+  const sum = (pick: (session: SessionFigures) => number) =>
+    sessions.reduce((total, session) => total + pick(session), 0);
+  const sumOrNull = (pick: (session: SessionFigures) => number | null) =>
+    sessions.some((session) => pick(session) === null)
+      ? null
+      : rounded(
+          sum((session) => pick(session) ?? 0),
+          4,
+        );
   const tokens = sum((session) => session.warpfoldTokens);
   const needles = sum((session) => session.needles);
   return {
@@ -68,7 +102,18 @@ function totalOf(sessions: readonly SessionFigures[]): ReportTotal {
     calls: sum((session) => session.calls),
     rawPeakTokens: sessions.reduce((peak, session) => Math.max(peak, session.rawPeakTokens), 0),
     overflowCalls: sum((session) => session.overflowCalls),
-    cost: { raw: rounded(sum((session) => session.cost.raw), 4), truncate: sumOrNull((session) => session.cost.truncate), clear: sumOrNull((session) => session.cost.clear), warpfold: rounded(sum((session) => session.cost.warpfold), 4) },
+    cost: {
+      raw: rounded(
+        sum((session) => session.cost.raw),
+        4,
+      ),
+      truncate: sumOrNull((session) => session.cost.truncate),
+      clear: sumOrNull((session) => session.cost.clear),
+      warpfold: rounded(
+        sum((session) => session.cost.warpfold),
+        4,
+      ),
+    },
     warpfoldCachePercent: tokens ? rounded((100 * sum((session) => session.warpfoldCachedTokens)) / tokens, 1) : 0,
     retentionPercent: needles ? rounded((100 * sum((session) => session.needlesKept)) / needles, 1) : null,
     foldMilliseconds: sum((session) => session.foldMilliseconds),
@@ -78,9 +123,16 @@ function totalOf(sessions: readonly SessionFigures[]): ReportTotal {
 /** `warpfold report`: replays each session and prints what each strategy would have cost. */
 export async function reportCommand(args: readonly string[], output: CliOutput): Promise<number> {
   const { values, positionals } = parseCommandArguments('report', args, {
-    claude: { type: 'boolean' }, codex: { type: 'boolean' }, gemini: { type: 'boolean' },
-    limit: { type: 'string' }, ceiling: { type: 'string' }, model: { type: 'string' }, price: { type: 'string' },
-    tokenizer: { type: 'string' }, json: { type: 'boolean' }, csv: { type: 'boolean' },
+    claude: { type: 'boolean' },
+    codex: { type: 'boolean' },
+    gemini: { type: 'boolean' },
+    limit: { type: 'string' },
+    ceiling: { type: 'string' },
+    model: { type: 'string' },
+    price: { type: 'string' },
+    tokenizer: { type: 'string' },
+    json: { type: 'boolean' },
+    csv: { type: 'boolean' },
   });
   if (values.help) {
     output.stdout.write(REPORT_HELP);
@@ -101,13 +153,18 @@ export async function reportCommand(args: readonly string[], output: CliOutput):
   }
   const tokenizer = choiceOption('report', 'tokenizer', values.tokenizer, ['o200k', 'estimate'] as const);
   const sources = (['claude', 'codex', 'gemini'] as const).filter((source) => values[source]) as CliSource[];
-  if (positionals.length === 0 && sources.length === 0) throw new UsageError('name transcript files or folders, or pass --claude, --codex or --gemini', 'report');
+  if (positionals.length === 0 && sources.length === 0)
+    throw new UsageError('name transcript files or folders, or pass --claude, --codex or --gemini', 'report');
 
   const { paths, empty } = findSessions(positionals, sources, limit);
   for (const folder of empty) output.warn(`no transcripts in ${folder}`);
   const counter = await loadTokenCounter(tokenizer, output);
   const baselines = counter.tokenizer === 'o200k' ? await loadBaselines(output) : NO_BASELINES;
-  if (counter.tokenizer !== 'o200k') output.noticeOnce('baselines-estimate', 'truncation and clearing are compared with o200k counts only: their columns stay empty');
+  if (counter.tokenizer !== 'o200k')
+    output.noticeOnce(
+      'baselines-estimate',
+      'truncation and clearing are compared with o200k counts only: their columns stay empty',
+    );
   const progress = createProgress(output);
   const sessions: SessionFigures[] = [];
   const failed: Report['failed'] = [];
@@ -119,7 +176,12 @@ export async function reportCommand(args: readonly string[], output: CliOutput):
       read = await readSessionFile(file);
     } catch (error) {
       progress.done();
-      const reason = error instanceof TranscriptFormatError ? error.message : (error as NodeJS.ErrnoException).code ? `cannot read: ${(error as Error).message}` : String(error);
+      const reason =
+        error instanceof TranscriptFormatError
+          ? error.message
+          : (error as NodeJS.ErrnoException).code
+            ? `cannot read: ${(error as Error).message}`
+            : String(error);
       output.warn(`${file}: ${reason}`);
       failed.push({ file, error: reason });
       continue;
@@ -130,15 +192,39 @@ export async function reportCommand(args: readonly string[], output: CliOutput):
     const ceiling = ceilingForSession({ ceiling: ceilingOption, model }, read.metadata.model, engine, output);
     const sessionPrice = priceForSession(price, model ?? read.metadata.model, output);
     const tally = replayForReport(read.messages, {
-      ceiling: ceiling.ceiling, window: ceiling.window, price: sessionPrice, countTokens: counter.countTokens,
-      baselines: baselines.strategies, identifiers: baselines.identifiers, measure: baselines.measure,
+      ceiling: ceiling.ceiling,
+      window: ceiling.window,
+      price: sessionPrice,
+      countTokens: counter.countTokens,
+      baselines: baselines.strategies,
+      identifiers: baselines.identifiers,
+      measure: baselines.measure,
       onCall: (done, of) => progress.call(done, of),
     });
     progress.done();
     baselines.forget();
-    sessions.push(figuresOf(file, read.format, ceiling.model, ceiling.ceiling, ceiling.window, sessionPrice.model, tally, read.issues.length));
+    sessions.push(
+      figuresOf(
+        file,
+        read.format,
+        ceiling.model,
+        ceiling.ceiling,
+        ceiling.window,
+        sessionPrice.model,
+        tally,
+        read.issues.length,
+      ),
+    );
   }
-  const report: Report = { format: 'warpfold/report', version: 1, tokenizer: counter.tokenizer, secondsBetweenCalls: CALL_INTERVAL_MILLISECONDS / 1000, sessions, total: totalOf(sessions), failed };
+  const report: Report = {
+    format: 'warpfold/report',
+    version: 1,
+    tokenizer: counter.tokenizer,
+    secondsBetweenCalls: CALL_INTERVAL_MILLISECONDS / 1000,
+    sessions,
+    total: totalOf(sessions),
+    failed,
+  };
   output.stdout.write(values.json ? reportJson(report) : values.csv ? reportCsv(report) : reportTable(report));
   return failed.length > 0 ? EXIT_FILE_FAILED : EXIT_OK;
 }

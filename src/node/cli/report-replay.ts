@@ -17,7 +17,10 @@ export const CALL_INTERVAL_MILLISECONDS = 20_000;
 export interface ReplayStrategyDefinition {
   readonly name: string;
   create(setup: { ceiling: number; countTokens: (text: string) => number; now: () => number }): {
-    prepare(history: readonly ProviderMessage[], options: { measuredInputTokens?: number }): { readonly messages: readonly ProviderMessage[] };
+    prepare(
+      history: readonly ProviderMessage[],
+      options: { measuredInputTokens?: number },
+    ): { readonly messages: readonly ProviderMessage[] };
   };
 }
 
@@ -59,7 +62,16 @@ export interface ReplayTally {
   readonly needlesKept: number;
 }
 
-const emptyTally = (): StrategyTally => ({ calls: 0, tokens: 0, cachedTokens: 0, cost: 0, maxTokens: 0, overCeilingCalls: 0, prepareMilliseconds: 0, errors: 0 });
+const emptyTally = (): StrategyTally => ({
+  calls: 0,
+  tokens: 0,
+  cachedTokens: 0,
+  cost: 0,
+  maxTokens: 0,
+  overCeilingCalls: 0,
+  prepareMilliseconds: 0,
+  errors: 0,
+});
 
 export interface Measure {
   rendered(message: ProviderMessage): string;
@@ -108,9 +120,18 @@ export function replayForReport(messages: readonly ProviderMessage[], setup: Rep
   const cacheAlive = CALL_INTERVAL_MILLISECONDS <= setup.price.cacheLifetimeSeconds * 1000;
   let clock = 0;
   const now = () => clock;
-  const fold = new FoldSession({ pressureCeiling: setup.ceiling, countTokens: setup.countTokens, now, keepReceipts: false });
+  const fold = new FoldSession({
+    pressureCeiling: setup.ceiling,
+    countTokens: setup.countTokens,
+    now,
+    keepReceipts: false,
+  });
   const warpfold: ViewMeter = { previousParts: [], measured: undefined, tally: emptyTally() };
-  const baselines = setup.baselines.map((definition) => ({ name: definition.name, strategy: definition.create({ ceiling: setup.ceiling, countTokens: setup.countTokens, now }), meter: { previousParts: [], measured: undefined, tally: emptyTally() } as ViewMeter }));
+  const baselines = setup.baselines.map((definition) => ({
+    name: definition.name,
+    strategy: definition.create({ ceiling: setup.ceiling, countTokens: setup.countTokens, now }),
+    meter: { previousParts: [], measured: undefined, tally: emptyTally() } as ViewMeter,
+  }));
   const raw = emptyTally();
   let rawTotal = 0;
   let rawMeasuredUpTo = 0;
@@ -126,7 +147,12 @@ export function replayForReport(messages: readonly ProviderMessage[], setup: Rep
     const sizes = parts.map(measure.tokens);
     let total = 0;
     for (const size of sizes) total += size;
-    const cost = callCost({ totalTokens: total, cachedPrefixTokens: cacheAlive ? leadingIdenticalTokens(meter.previousParts, parts, sizes) : 0, model: setup.price, writeBelowMinimum: true });
+    const cost = callCost({
+      totalTokens: total,
+      cachedPrefixTokens: cacheAlive ? leadingIdenticalTokens(meter.previousParts, parts, sizes) : 0,
+      model: setup.price,
+      writeBelowMinimum: true,
+    });
     const tally = meter.tally;
     tally.calls++;
     tally.tokens += total;
@@ -139,7 +165,11 @@ export function replayForReport(messages: readonly ProviderMessage[], setup: Rep
     return parts;
   };
 
-  const timed = <T>(tally: StrategyTally, history: readonly ProviderMessage[], prepare: () => T & { messages: readonly ProviderMessage[] }): readonly ProviderMessage[] => {
+  const timed = <T>(
+    tally: StrategyTally,
+    history: readonly ProviderMessage[],
+    prepare: () => T & { messages: readonly ProviderMessage[] },
+  ): readonly ProviderMessage[] => {
     const started = performance.now();
     try {
       return prepare().messages;
@@ -157,8 +187,14 @@ export function replayForReport(messages: readonly ProviderMessage[], setup: Rep
     if (index > 0 && isModelTurn(message)) {
       clock += CALL_INTERVAL_MILLISECONDS;
       // raw: the history is append-only, so the previous prompt is all cached prefix
-      for (; rawMeasuredUpTo < index; rawMeasuredUpTo++) rawTotal += measure.tokens(measure.rendered(messages[rawMeasuredUpTo]));
-      const rawCost = callCost({ totalTokens: rawTotal, cachedPrefixTokens: cacheAlive ? previousRawTotal : 0, model: setup.price, writeBelowMinimum: true });
+      for (; rawMeasuredUpTo < index; rawMeasuredUpTo++)
+        rawTotal += measure.tokens(measure.rendered(messages[rawMeasuredUpTo]));
+      const rawCost = callCost({
+        totalTokens: rawTotal,
+        cachedPrefixTokens: cacheAlive ? previousRawTotal : 0,
+        model: setup.price,
+        writeBelowMinimum: true,
+      });
       raw.calls++;
       raw.tokens += rawTotal;
       raw.cachedTokens += rawCost.cacheReadTokens;
@@ -169,10 +205,14 @@ export function replayForReport(messages: readonly ProviderMessage[], setup: Rep
       previousRawTotal = rawTotal;
 
       const history = messages.slice(0, index);
-      const view = timed(warpfold.tally, history, () => fold.prepare(history, { measuredInputTokens: warpfold.measured }));
+      const view = timed(warpfold.tally, history, () =>
+        fold.prepare(history, { measuredInputTokens: warpfold.measured }),
+      );
       const parts = meterView(warpfold, view);
       for (const baseline of baselines) {
-        const baselineView = timed(baseline.meter.tally, history, () => baseline.strategy.prepare(history, { measuredInputTokens: baseline.meter.measured }));
+        const baselineView = timed(baseline.meter.tally, history, () =>
+          baseline.strategy.prepare(history, { measuredInputTokens: baseline.meter.measured }),
+        );
         meterView(baseline.meter, baselineView);
       }
       if (setup.identifiers) {
@@ -189,7 +229,16 @@ export function replayForReport(messages: readonly ProviderMessage[], setup: Rep
       }
       setup.onCall?.(raw.calls, totalCalls);
     }
-    if (setup.identifiers) for (const identifier of setup.identifiers(measure.rendered(message))) lastSeen.set(identifier, index);
+    if (setup.identifiers)
+      for (const identifier of setup.identifiers(measure.rendered(message))) lastSeen.set(identifier, index);
   }
-  return { calls: raw.calls, overflowCalls, raw, warpfold: warpfold.tally, baselines: new Map(baselines.map((baseline) => [baseline.name, baseline.meter.tally])), needles, needlesKept };
+  return {
+    calls: raw.calls,
+    overflowCalls,
+    raw,
+    warpfold: warpfold.tally,
+    baselines: new Map(baselines.map((baseline) => [baseline.name, baseline.meter.tally])),
+    needles,
+    needlesKept,
+  };
 }

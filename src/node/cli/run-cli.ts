@@ -5,14 +5,20 @@ import { inspectCommand } from './inspect-command.ts';
 import { reportCommand } from './report-command.ts';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './usage-error.ts';
 
-const COMMANDS: Readonly<Record<string, { run: (args: readonly string[], output: CliOutput) => Promise<number>; help: string }>> = {
+const COMMANDS: Readonly<
+  Record<string, { run: (args: readonly string[], output: CliOutput) => Promise<number>; help: string }>
+> = {
   report: { run: reportCommand, help: REPORT_HELP },
   inspect: { run: inspectCommand, help: INSPECT_HELP },
   fold: { run: foldCommand, help: FOLD_HELP },
 };
 
 /** The `warpfold` command line: runs one subcommand and returns the exit code (0 ok, 1 a file failed, 2 bad usage). */
-export async function runCli(argv: readonly string[], output: CliOutput = createCliOutput(), version = '0.0.0'): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  output: CliOutput = createCliOutput(),
+  version = '0.0.0',
+): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
     if (first === 'help' && rest[0] && COMMANDS[rest[0]]) output.stdout.write(COMMANDS[rest[0]].help);
@@ -29,7 +35,9 @@ export async function runCli(argv: readonly string[], output: CliOutput = create
     return await command.run(rest, output);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    output.stderr.write(`warpfold: ${error.message}\nRun 'warpfold ${error.command ? `${error.command} ` : ''}--help' for usage.\n`);
+    output.stderr.write(
+      `warpfold: ${error.message}\nRun 'warpfold ${error.command ? `${error.command} ` : ''}--help' for usage.\n`,
+    );
     return EXIT_USAGE;
   }
 }

@@ -11,7 +11,12 @@ export interface SessionFigures {
   readonly rawPeakTokens: number;
   readonly overflowCalls: number;
   /** Input cost of the session's model calls, USD, per strategy; null when the strategy could not run. */
-  readonly cost: { readonly raw: number; readonly truncate: number | null; readonly clear: number | null; readonly warpfold: number };
+  readonly cost: {
+    readonly raw: number;
+    readonly truncate: number | null;
+    readonly clear: number | null;
+    readonly warpfold: number;
+  };
   /** Share of warpfold's prompt tokens read from the cache, percent. */
   readonly warpfoldCachePercent: number;
   readonly warpfoldTokens: number;
@@ -39,4 +44,3 @@ export interface ReportTotal {
   readonly retentionPercent: number | null;
   readonly foldMilliseconds: number;
 }
-

@@ -19,7 +19,10 @@ interface EncodingModule {
  * built-in estimator otherwise; the estimator is said once on stderr with how to get exact counts.
  * Loaded dynamically so the command still runs where the tokenizer is not installed.
  */
-export async function loadTokenCounter(choice: TokenizerChoice | undefined, output: CliOutput): Promise<LoadedTokenCounter> {
+export async function loadTokenCounter(
+  choice: TokenizerChoice | undefined,
+  output: CliOutput,
+): Promise<LoadedTokenCounter> {
   if (choice !== 'estimate') {
     try {
       const encoding = (await import(ENCODING_MODULE)) as EncodingModule;
@@ -27,7 +30,10 @@ export async function loadTokenCounter(choice: TokenizerChoice | undefined, outp
       const plainText = { disallowedSpecial: new Set<string>() };
       return { tokenizer: 'o200k', countTokens: (text) => encoding.countTokens(text, plainText) };
     } catch {
-      output.noticeOnce('tokenizer', "gpt-tokenizer is not installed: counting with warpfold's built-in estimator (a little above o200k). For exact o200k counts: npm install gpt-tokenizer");
+      output.noticeOnce(
+        'tokenizer',
+        "gpt-tokenizer is not installed: counting with warpfold's built-in estimator (a little above o200k). For exact o200k counts: npm install gpt-tokenizer",
+      );
     }
   }
   return { tokenizer: 'estimate', countTokens: estimateTokens };

@@ -26,13 +26,21 @@ export interface PrepareStepInput<MESSAGE extends object> {
  * step). Unfolded messages are the SDK's own objects; folds are `ModelMessage`s of text parts.
  */
 export function foldPrepareStep(session: FoldSession, options: FoldPrepareStepOptions = {}) {
-  const cacheControl = options.anthropicCacheControl === true ? DEFAULT_ANTHROPIC_CACHE_CONTROL : options.anthropicCacheControl || undefined;
+  const cacheControl =
+    options.anthropicCacheControl === true
+      ? DEFAULT_ANTHROPIC_CACHE_CONTROL
+      : options.anthropicCacheControl || undefined;
   return <MESSAGE extends object>(step: PrepareStepInput<MESSAGE>): { messages: MESSAGE[] } => {
     const previous = step.steps?.[step.steps.length - 1];
     const measured = options.measuredInputTokens === false ? undefined : previous?.usage?.inputTokens;
-    const outcome = session.prepare(step.messages as unknown as ProviderMessage[], measured === undefined ? {} : { measuredInputTokens: measured });
+    const outcome = session.prepare(
+      step.messages as unknown as ProviderMessage[],
+      measured === undefined ? {} : { measuredInputTokens: measured },
+    );
     options.onPrepared?.(outcome, step.stepNumber ?? 0);
     const messages = outcome.messages as unknown as MESSAGE[];
-    return { messages: cacheControl ? withAnthropicCacheBreakpoint(messages, outcome.sealedBoundary, cacheControl) : messages };
+    return {
+      messages: cacheControl ? withAnthropicCacheBreakpoint(messages, outcome.sealedBoundary, cacheControl) : messages,
+    };
   };
 }

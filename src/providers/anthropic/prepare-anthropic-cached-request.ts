@@ -76,8 +76,16 @@ function lastCacheableBlock(content: unknown): number {
 }
 
 /** System blocks split at the volatile marker; `head` is the index of the last stable block (−1 when none). */
-function splitSystem(system: string | readonly AnthropicTextBlock[], marker: string | null): { blocks: Block[]; head: number } {
-  const blocks: Block[] = typeof system === 'string' ? (system === '' ? [] : [{ type: 'text', text: system }]) : system.map((block) => ({ ...block }));
+function splitSystem(
+  system: string | readonly AnthropicTextBlock[],
+  marker: string | null,
+): { blocks: Block[]; head: number } {
+  const blocks: Block[] =
+    typeof system === 'string'
+      ? system === ''
+        ? []
+        : [{ type: 'text', text: system }]
+      : system.map((block) => ({ ...block }));
   if (marker === null || marker === '') return { blocks, head: blocks.length - 1 };
   for (let index = 0; index < blocks.length; index++) {
     const text = typeof blocks[index].text === 'string' ? (blocks[index].text as string) : '';
@@ -113,79 +121,143 @@ interface Candidate {
 export function prepareAnthropicCachedRequest(options: AnthropicCachedRequestOptions): AnthropicCachedRequest {
   const { messages, sealedBoundary } = options;
   if (!Array.isArray(messages)) throw new ProviderInputError('anthropic', 'messages', 'expected an array of messages');
-  if (sealedBoundary !== null && (!Number.isInteger(sealedBoundary) || sealedBoundary < 0 || sealedBoundary >= messages.length)) {
-    throw new ProviderInputError('anthropic', 'sealedBoundary', `expected null or a message index in [0, ${messages.length}), got ${String(sealedBoundary)}`);
+  if (
+    sealedBoundary !== null &&
+    (!Number.isInteger(sealedBoundary) || sealedBoundary < 0 || sealedBoundary >= messages.length)
+  ) {
+    throw new ProviderInputError(
+      'anthropic',
+      'sealedBoundary',
+      `expected null or a message index in [0, ${messages.length}), got ${String(sealedBoundary)}`,
+    );
   }
-  for (const key of RESERVED_PARAMS) if (options.params !== undefined && key in options.params) throw new ProviderInputError('anthropic', `params.${key}`, `pass ${key} as its own option, not in params`);
+  for (const key of RESERVED_PARAMS)
+    if (options.params !== undefined && key in options.params)
+      throw new ProviderInputError('anthropic', `params.${key}`, `pass ${key} as its own option, not in params`);
   for (const ttlKey of ['ttl', 'prefixTtl', 'tailTtl'] as const) {
     const value = options[ttlKey];
-    if (value !== undefined && value !== '5m' && value !== '1h') throw new ProviderInputError('anthropic', ttlKey, `expected '5m' or '1h', got ${JSON.stringify(value)}`);
+    if (value !== undefined && value !== '5m' && value !== '1h')
+      throw new ProviderInputError('anthropic', ttlKey, `expected '5m' or '1h', got ${JSON.stringify(value)}`);
   }
   // A view may open with system messages (hosts that keep the system prompt in the history): they become `system`.
   let lifted = 0;
   while (lifted < messages.length && isRecord(messages[lifted]) && messages[lifted].role === 'system') lifted++;
-  if (lifted > 0 && options.system !== undefined) throw new ProviderInputError('anthropic', 'system', 'the view opens with system messages and `system` is given too; pass the system prompt one way');
+  if (lifted > 0 && options.system !== undefined)
+    throw new ProviderInputError(
+      'anthropic',
+      'system',
+      'the view opens with system messages and `system` is given too; pass the system prompt one way',
+    );
   const liftedSystem: AnthropicTextBlock[] = messages.slice(0, lifted).flatMap((message, index) => {
     const content = message.content;
     if (typeof content === 'string') return content === '' ? [] : [{ type: 'text' as const, text: content }];
-    if (Array.isArray(content) && content.every((block) => isRecord(block) && block.type === 'text' && typeof block.text === 'string')) return content as AnthropicTextBlock[];
-    throw new ProviderInputError('anthropic', `messages[${index}].content`, 'a system message must hold a string or text blocks');
+    if (
+      Array.isArray(content) &&
+      content.every((block) => isRecord(block) && block.type === 'text' && typeof block.text === 'string')
+    )
+      return content as AnthropicTextBlock[];
+    throw new ProviderInputError(
+      'anthropic',
+      `messages[${index}].content`,
+      'a system message must hold a string or text blocks',
+    );
   });
   const boundary = sealedBoundary === null || sealedBoundary < lifted ? null : sealedBoundary - lifted;
   const outMessages: Block[] = messages.slice(lifted).map((message, at) => {
     const index = at + lifted;
-    if (!isRecord(message)) throw new ProviderInputError('anthropic', `messages[${index}]`, 'expected a message object');
-    if (message.role !== 'user' && message.role !== 'assistant') throw new ProviderInputError('anthropic', `messages[${index}].role`, `expected 'user' or 'assistant', got ${JSON.stringify(message.role)}${message.role === 'system' ? ' after the opening system messages' : ''}`);
-    if (typeof message.content !== 'string' && !Array.isArray(message.content)) throw new ProviderInputError('anthropic', `messages[${index}].content`, 'expected a string or a block list');
+    if (!isRecord(message))
+      throw new ProviderInputError('anthropic', `messages[${index}]`, 'expected a message object');
+    if (message.role !== 'user' && message.role !== 'assistant')
+      throw new ProviderInputError(
+        'anthropic',
+        `messages[${index}].role`,
+        `expected 'user' or 'assistant', got ${JSON.stringify(message.role)}${message.role === 'system' ? ' after the opening system messages' : ''}`,
+      );
+    if (typeof message.content !== 'string' && !Array.isArray(message.content))
+      throw new ProviderInputError('anthropic', `messages[${index}].content`, 'expected a string or a block list');
     return { role: message.role, content: message.content };
   });
   const tools = options.tools?.map((tool) => ({ ...tool }));
-  const marker = options.volatileSystemMarker === undefined ? DEFAULT_VOLATILE_SYSTEM_MARKER : options.volatileSystemMarker;
+  const marker =
+    options.volatileSystemMarker === undefined ? DEFAULT_VOLATILE_SYSTEM_MARKER : options.volatileSystemMarker;
   const systemInput = options.system ?? (lifted > 0 ? liftedSystem : undefined);
   const system = systemInput === undefined ? undefined : splitSystem(systemInput, marker);
 
   // Breakpoints the caller already placed: kept, counted, and part of the TTL order.
   const caller: PlacedBreakpoint[] = [];
   tools?.forEach((tool, index) => {
-    if (tool.cache_control !== undefined) caller.push({ site: 'caller', position: [SECTION.tools, index, 0], ttl: ttlOf(tool.cache_control) });
+    if (tool.cache_control !== undefined)
+      caller.push({ site: 'caller', position: [SECTION.tools, index, 0], ttl: ttlOf(tool.cache_control) });
   });
   system?.blocks.forEach((block, index) => {
-    if (block.cache_control !== undefined) caller.push({ site: 'caller', position: [SECTION.system, index, 0], ttl: ttlOf(block.cache_control) });
+    if (block.cache_control !== undefined)
+      caller.push({ site: 'caller', position: [SECTION.system, index, 0], ttl: ttlOf(block.cache_control) });
   });
   outMessages.forEach((message, index) => {
     blocksOf(message.content).forEach((block, blockIndex) => {
-      if (isRecord(block) && block.cache_control !== undefined) caller.push({ site: 'caller', position: [SECTION.messages, index, blockIndex], ttl: ttlOf(block.cache_control) });
+      if (isRecord(block) && block.cache_control !== undefined)
+        caller.push({
+          site: 'caller',
+          position: [SECTION.messages, index, blockIndex],
+          ttl: ttlOf(block.cache_control),
+        });
     });
   });
-  if (caller.length > ANTHROPIC_MAX_BREAKPOINTS) throw new ProviderInputError('anthropic', 'cache_control', `the caller placed ${caller.length} breakpoints; the API allows ${ANTHROPIC_MAX_BREAKPOINTS}`);
+  if (caller.length > ANTHROPIC_MAX_BREAKPOINTS)
+    throw new ProviderInputError(
+      'anthropic',
+      'cache_control',
+      `the caller placed ${caller.length} breakpoints; the API allows ${ANTHROPIC_MAX_BREAKPOINTS}`,
+    );
 
   const prefixTtl = options.prefixTtl ?? options.ttl ?? '5m';
   const tailTtl = options.tailTtl ?? options.ttl ?? '5m';
-  const taken = (position: readonly number[]) => caller.some((placed) => comparePositions(placed.position, position) === 0);
+  const taken = (position: readonly number[]) =>
+    caller.some((placed) => comparePositions(placed.position, position) === 0);
   const candidates: Candidate[] = [];
   const messageCandidate = (site: BreakpointSite, index: number | null, ttl: AnthropicCacheTtl) => {
     if (index === null || index < 0) return;
     const block = lastCacheableBlock(outMessages[index].content);
-    if (block < 0 || candidates.some((candidate) => candidate.position[1] === index && candidate.position[0] === SECTION.messages)) return;
+    if (
+      block < 0 ||
+      candidates.some((candidate) => candidate.position[1] === index && candidate.position[0] === SECTION.messages)
+    )
+      return;
     const position = [SECTION.messages, index, block] as const;
     if (!taken(position)) candidates.push({ site, position, desired: ttl });
   };
   // Priority order: what survives a shortage of slots comes first.
   messageCandidate('sealed-boundary', boundary, prefixTtl);
   messageCandidate('tail', outMessages.length - 1, tailTtl);
-  if (system !== undefined && system.head >= 0 && !caller.some((placed) => placed.position[0] === SECTION.system)) candidates.push({ site: 'system', position: [SECTION.system, system.head, 0], desired: prefixTtl });
-  if (tools !== undefined && tools.length > 0 && !caller.some((placed) => placed.position[0] === SECTION.tools)) candidates.push({ site: 'tools', position: [SECTION.tools, tools.length - 1, 0], desired: prefixTtl });
+  if (system !== undefined && system.head >= 0 && !caller.some((placed) => placed.position[0] === SECTION.system))
+    candidates.push({ site: 'system', position: [SECTION.system, system.head, 0], desired: prefixTtl });
+  if (tools !== undefined && tools.length > 0 && !caller.some((placed) => placed.position[0] === SECTION.tools))
+    candidates.push({ site: 'tools', position: [SECTION.tools, tools.length - 1, 0], desired: prefixTtl });
   const chosen = candidates.slice(0, Math.max(0, ANTHROPIC_MAX_BREAKPOINTS - caller.length));
 
   // TTL order along the prefix: each breakpoint no longer than any before it, and no shorter than a caller's after it.
-  const all = [...caller.map((placed) => ({ placed, ours: false as const })), ...chosen.map((candidate) => ({ placed: { site: candidate.site, position: candidate.position, ttl: candidate.desired } as PlacedBreakpoint, ours: true as const }))].sort((a, b) => comparePositions(a.placed.position, b.placed.position));
+  const all = [
+    ...caller.map((placed) => ({ placed, ours: false as const })),
+    ...chosen.map((candidate) => ({
+      placed: { site: candidate.site, position: candidate.position, ttl: candidate.desired } as PlacedBreakpoint,
+      ours: true as const,
+    })),
+  ].sort((a, b) => comparePositions(a.placed.position, b.placed.position));
   const placed: PlacedBreakpoint[] = [];
   let ceiling: AnthropicCacheTtl = '1h';
   all.forEach((entry, index) => {
-    const laterCaller = all.slice(index + 1).filter((later) => !later.ours).map((later) => later.placed.ttl);
+    const laterCaller = all
+      .slice(index + 1)
+      .filter((later) => !later.ours)
+      .map((later) => later.placed.ttl);
     const floor = laterCaller.reduce<AnthropicCacheTtl>((a, b) => longerTtl(a, b), '5m');
     const ttl = entry.ours ? longerTtl(shorterTtl(entry.placed.ttl, ceiling), floor) : entry.placed.ttl;
-    if (longerTtl(ttl, ceiling) !== ceiling) throw new ProviderInputError('anthropic', 'cache_control', 'a caller-placed 1-hour breakpoint follows a 5-minute one; the API requires 1-hour entries first');
+    if (longerTtl(ttl, ceiling) !== ceiling)
+      throw new ProviderInputError(
+        'anthropic',
+        'cache_control',
+        'a caller-placed 1-hour breakpoint follows a 5-minute one; the API requires 1-hour entries first',
+      );
     ceiling = ttl;
     placed.push({ ...entry.placed, ttl });
   });
@@ -194,7 +266,8 @@ export function prepareAnthropicCachedRequest(options: AnthropicCachedRequestOpt
     if (breakpoint.site === 'caller') continue;
     const [section, index, blockIndex] = breakpoint.position;
     if (section === SECTION.tools) tools![index] = { ...tools![index], cache_control: cacheControl(breakpoint.ttl) };
-    else if (section === SECTION.system) system!.blocks[index] = { ...system!.blocks[index], cache_control: cacheControl(breakpoint.ttl) };
+    else if (section === SECTION.system)
+      system!.blocks[index] = { ...system!.blocks[index], cache_control: cacheControl(breakpoint.ttl) };
     else {
       const blocks = blocksOf(outMessages[index].content).slice();
       blocks[blockIndex] = { ...blocks[blockIndex], cache_control: cacheControl(breakpoint.ttl) };
@@ -204,7 +277,11 @@ export function prepareAnthropicCachedRequest(options: AnthropicCachedRequestOpt
 
   const usesLongTtl = placed.some((breakpoint) => breakpoint.ttl === '1h');
   const request: Record<string, unknown> = { ...options.params };
-  if (system !== undefined && system.blocks.length > 0) request.system = typeof systemInput === 'string' && system.blocks.every((block) => block.cache_control === undefined) ? systemInput : system.blocks;
+  if (system !== undefined && system.blocks.length > 0)
+    request.system =
+      typeof systemInput === 'string' && system.blocks.every((block) => block.cache_control === undefined)
+        ? systemInput
+        : system.blocks;
   if (tools !== undefined) request.tools = tools;
   request.messages = outMessages;
   return {

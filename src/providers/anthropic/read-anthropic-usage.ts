@@ -12,8 +12,24 @@ export type AnthropicUsage = RecordedUsage;
  * input plus cache reads plus cache writes (Anthropic reports the three apart).
  */
 export function readAnthropicUsage(response: unknown): AnthropicUsage {
-  if (!isRecord(response)) throw new ProviderInputError('anthropic', 'response', `expected a response object, got ${response === null ? 'null' : typeof response}`);
-  const usage = isRecord(response.usage) ? response.usage : isRecord(response.message) && isRecord(response.message.usage) ? response.message.usage : 'input_tokens' in response ? response : undefined;
-  if (usage === undefined) throw new ProviderInputError('anthropic', 'response.usage', 'no usage object in the response (expected `usage`, `message.usage` or a usage object)');
+  if (!isRecord(response))
+    throw new ProviderInputError(
+      'anthropic',
+      'response',
+      `expected a response object, got ${response === null ? 'null' : typeof response}`,
+    );
+  const usage = isRecord(response.usage)
+    ? response.usage
+    : isRecord(response.message) && isRecord(response.message.usage)
+      ? response.message.usage
+      : 'input_tokens' in response
+        ? response
+        : undefined;
+  if (usage === undefined)
+    throw new ProviderInputError(
+      'anthropic',
+      'response.usage',
+      'no usage object in the response (expected `usage`, `message.usage` or a usage object)',
+    );
   return usageFromAnthropic(usage);
 }

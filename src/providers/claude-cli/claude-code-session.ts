@@ -33,7 +33,11 @@ export function claudeProjectDirectoryName(cwd: string): string {
 }
 
 /** `<claudeHome>/projects/<project directory>/<sessionId>.jsonl`, with `/` separators. */
-export function claudeSessionFilePath(options: { readonly claudeHome: string; readonly cwd: string; readonly sessionId: string }): string {
+export function claudeSessionFilePath(options: {
+  readonly claudeHome: string;
+  readonly cwd: string;
+  readonly sessionId: string;
+}): string {
   return `${options.claudeHome.replace(/\/+$/, '')}/projects/${claudeProjectDirectoryName(options.cwd)}/${options.sessionId}.jsonl`;
 }
 
@@ -41,8 +45,14 @@ export function claudeSessionFilePath(options: { readonly claudeHome: string; re
 export function claudeCodeRows(messages: readonly ProviderMessage[]): ProviderMessage[] {
   return mergeAdjacentRoles(
     messages.map((message, index) => {
-      if (message === null || typeof message !== 'object' || (message.role !== 'user' && message.role !== 'assistant')) throw new ProviderInputError('claude-cli', `messages[${index}].role`, `expected 'user' or 'assistant', got ${JSON.stringify((message as { role?: unknown } | null)?.role)}`);
-      if (typeof message.content !== 'string' && !Array.isArray(message.content)) throw new ProviderInputError('claude-cli', `messages[${index}].content`, 'expected a string or a block list');
+      if (message === null || typeof message !== 'object' || (message.role !== 'user' && message.role !== 'assistant'))
+        throw new ProviderInputError(
+          'claude-cli',
+          `messages[${index}].role`,
+          `expected 'user' or 'assistant', got ${JSON.stringify((message as { role?: unknown } | null)?.role)}`,
+        );
+      if (typeof message.content !== 'string' && !Array.isArray(message.content))
+        throw new ProviderInputError('claude-cli', `messages[${index}].content`, 'expected a string or a block list');
       return { role: message.role, content: message.content };
     }),
     'content',
@@ -54,7 +64,12 @@ function lastPrompt(rows: readonly ProviderMessage[]): string | null {
   for (let index = rows.length - 1; index >= 0; index--) {
     const row = rows[index];
     if (row.role !== 'user') continue;
-    const texts = typeof row.content === 'string' ? [row.content] : (row.content as Array<{ type?: string; text?: unknown }>).filter((block) => block.type === 'text' && typeof block.text === 'string').map((block) => block.text as string);
+    const texts =
+      typeof row.content === 'string'
+        ? [row.content]
+        : (row.content as Array<{ type?: string; text?: unknown }>)
+            .filter((block) => block.type === 'text' && typeof block.text === 'string')
+            .map((block) => block.text as string);
     // The last text block: an interruption notice and the prompt typed after it arrive as two blocks.
     const text = texts.filter((piece) => piece.trim() !== '').at(-1);
     if (text !== undefined && !text.startsWith(SYNTHETIC_MARKER)) return text;
@@ -74,11 +89,20 @@ function stopReason(content: unknown): string {
  * session id and the records, time from `now`.
  */
 export function buildClaudeCodeSession(options: ClaudeCodeSessionOptions): ClaudeCodeSession {
-  if (typeof options.sessionId !== 'string' || options.sessionId === '') throw new ProviderInputError('claude-cli', 'sessionId', 'expected a non-empty string');
-  if (typeof options.cwd !== 'string' || options.cwd === '') throw new ProviderInputError('claude-cli', 'cwd', 'expected a non-empty string');
+  if (typeof options.sessionId !== 'string' || options.sessionId === '')
+    throw new ProviderInputError('claude-cli', 'sessionId', 'expected a non-empty string');
+  if (typeof options.cwd !== 'string' || options.cwd === '')
+    throw new ProviderInputError('claude-cli', 'cwd', 'expected a non-empty string');
   const rows = claudeCodeRows(options.messages);
   const start = options.now();
-  const base = { isSidechain: false, userType: 'external', cwd: options.cwd, sessionId: options.sessionId, version: options.version ?? 'warpfold', gitBranch: options.gitBranch ?? '' };
+  const base = {
+    isSidechain: false,
+    userType: 'external',
+    cwd: options.cwd,
+    sessionId: options.sessionId,
+    version: options.version ?? 'warpfold',
+    gitBranch: options.gitBranch ?? '',
+  };
   const lines: string[] = [];
   let parentUuid: string | null = null;
   rows.forEach((row, index) => {
@@ -88,11 +112,28 @@ export function buildClaudeCodeSession(options: ClaudeCodeSessionOptions): Claud
     const record =
       row.role === 'user'
         ? { parentUuid, ...base, type: 'user', message: { role: 'user', content: row.content }, uuid, timestamp }
-        : { parentUuid, ...base, type: 'assistant', message: { model: options.model ?? 'warpfold-fold', id: `msg_warpfold_${stableId(options.sessionId, index, body)}`, type: 'message', role: 'assistant', content: row.content, stop_reason: stopReason(row.content), stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } }, uuid, timestamp };
+        : {
+            parentUuid,
+            ...base,
+            type: 'assistant',
+            message: {
+              model: options.model ?? 'warpfold-fold',
+              id: `msg_warpfold_${stableId(options.sessionId, index, body)}`,
+              type: 'message',
+              role: 'assistant',
+              content: row.content,
+              stop_reason: stopReason(row.content),
+              stop_sequence: null,
+              usage: { input_tokens: 0, output_tokens: 0 },
+            },
+            uuid,
+            timestamp,
+          };
     lines.push(JSON.stringify(record));
     parentUuid = uuid;
   });
   const prompt = lastPrompt(rows);
-  if (prompt !== null) lines.push(JSON.stringify({ type: 'last-prompt', lastPrompt: prompt, sessionId: options.sessionId }));
+  if (prompt !== null)
+    lines.push(JSON.stringify({ type: 'last-prompt', lastPrompt: prompt, sessionId: options.sessionId }));
   return { text: lines.length === 0 ? '' : `${lines.join('\n')}\n`, rows, leafUuid: parentUuid };
 }

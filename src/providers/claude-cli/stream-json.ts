@@ -30,7 +30,11 @@ export function readClaudeStreamLine(line: string): ClaudeStreamEvent | null {
     return null;
   }
   if (!isRecord(value) || typeof value.type !== 'string') return null;
-  const usageSource = isRecord(value.usage) ? value.usage : isRecord(value.message) && isRecord(value.message.usage) ? value.message.usage : undefined;
+  const usageSource = isRecord(value.usage)
+    ? value.usage
+    : isRecord(value.message) && isRecord(value.message.usage)
+      ? value.message.usage
+      : undefined;
   return {
     type: value.type,
     subtype: typeof value.subtype === 'string' ? value.subtype : undefined,

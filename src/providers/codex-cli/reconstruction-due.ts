@@ -18,11 +18,21 @@ export interface CodexReconstructionDecision {
  * (`token_count` `last_token_usage.input_tokens`, cached tokens included): due at the fold
  * ceiling, or near the context window.
  */
-export function codexReconstructionDue(options: { readonly measuredInputTokens: number | undefined; readonly pressureCeiling: number; readonly contextWindow?: number }): CodexReconstructionDecision {
-  if (!Number.isFinite(options.pressureCeiling) || options.pressureCeiling <= 0) throw new ProviderInputError('codex-cli', 'pressureCeiling', `expected a positive number, got ${String(options.pressureCeiling)}`);
+export function codexReconstructionDue(options: {
+  readonly measuredInputTokens: number | undefined;
+  readonly pressureCeiling: number;
+  readonly contextWindow?: number;
+}): CodexReconstructionDecision {
+  if (!Number.isFinite(options.pressureCeiling) || options.pressureCeiling <= 0)
+    throw new ProviderInputError(
+      'codex-cli',
+      'pressureCeiling',
+      `expected a positive number, got ${String(options.pressureCeiling)}`,
+    );
   const measured = options.measuredInputTokens;
   if (measured === undefined || !Number.isFinite(measured)) return { due: false, reason: 'no-usage' };
   if (measured >= options.pressureCeiling) return { due: true, reason: 'over-ceiling' };
-  if (options.contextWindow !== undefined && measured >= options.contextWindow * CODEX_CONTEXT_WINDOW_SHARE) return { due: true, reason: 'near-context-window' };
+  if (options.contextWindow !== undefined && measured >= options.contextWindow * CODEX_CONTEXT_WINDOW_SHARE)
+    return { due: true, reason: 'near-context-window' };
   return { due: false, reason: 'under-budget' };
 }

@@ -11,11 +11,24 @@ import { isoTime, stableId } from '../stable-id.ts';
 type Part = Record<string, unknown>;
 
 /** A Gemini CLI message record (`user` or `gemini`) as the chat recording stores it. */
-export type GeminiCliMessageRecord = Record<string, unknown> & { readonly id: string; readonly type: 'user' | 'gemini'; readonly timestamp: string };
+export type GeminiCliMessageRecord = Record<string, unknown> & {
+  readonly id: string;
+  readonly type: 'user' | 'gemini';
+  readonly timestamp: string;
+};
 
 function partsOf(content: ProviderMessage, index: number): Part[] {
-  if (content === null || typeof content !== 'object' || (content.role !== 'user' && content.role !== 'model') || !Array.isArray(content.parts)) {
-    throw new ProviderInputError('gemini-cli', `contents[${index}]`, "expected { role: 'user' | 'model', parts: [...] }");
+  if (
+    content === null ||
+    typeof content !== 'object' ||
+    (content.role !== 'user' && content.role !== 'model') ||
+    !Array.isArray(content.parts)
+  ) {
+    throw new ProviderInputError(
+      'gemini-cli',
+      `contents[${index}]`,
+      "expected { role: 'user' | 'model', parts: [...] }",
+    );
   }
   return content.parts as Part[];
 }
@@ -25,8 +38,14 @@ function partsOf(content: ProviderMessage, index: number): Part[] {
  * `functionCall` parts are tool calls, each carrying the matching `functionResponse` of the user
  * turn after it as its result; other user parts become `user` records.
  */
-export function geminiCliMessageRecords(contents: readonly ProviderMessage[], options: { readonly now: () => number; readonly model?: string; readonly sessionId?: string }): GeminiCliMessageRecord[] {
-  const rows = mergeAdjacentRoles(contents.map((content, index) => ({ role: content.role, parts: partsOf(content, index) })), 'parts');
+export function geminiCliMessageRecords(
+  contents: readonly ProviderMessage[],
+  options: { readonly now: () => number; readonly model?: string; readonly sessionId?: string },
+): GeminiCliMessageRecord[] {
+  const rows = mergeAdjacentRoles(
+    contents.map((content, index) => ({ role: content.role, parts: partsOf(content, index) })),
+    'parts',
+  );
   const timestamp = isoTime(options.now);
   const records: GeminiCliMessageRecord[] = [];
   const idOf = (index: number, kind: string) => stableId(options.sessionId ?? '', index, kind);
@@ -40,13 +59,37 @@ export function geminiCliMessageRecords(contents: readonly ProviderMessage[], op
       const toolCalls = calls.map((part, callIndex) => {
         const call = part.functionCall as Record<string, unknown>;
         const id = typeof call.id === 'string' ? call.id : `${String(call.name)}-${idOf(index, `call${callIndex}`)}`;
-        const response = responses.find((candidate) => !used.has(candidate) && (candidate.functionResponse as Record<string, unknown>).id === id) ?? responses.find((candidate) => !used.has(candidate) && (candidate.functionResponse as Record<string, unknown>).name === call.name);
+        const response =
+          responses.find(
+            (candidate) => !used.has(candidate) && (candidate.functionResponse as Record<string, unknown>).id === id,
+          ) ??
+          responses.find(
+            (candidate) =>
+              !used.has(candidate) && (candidate.functionResponse as Record<string, unknown>).name === call.name,
+          );
         if (response !== undefined) used.add(response);
-        const isError = response !== undefined && isRecord((response.functionResponse as Record<string, unknown>).response) && 'error' in ((response.functionResponse as Record<string, unknown>).response as object);
-        return { id, name: call.name, args: isRecord(call.args) ? call.args : {}, ...(response === undefined ? {} : { result: [response] }), status: response === undefined ? 'cancelled' : isError ? 'error' : 'success', timestamp };
+        const isError =
+          response !== undefined &&
+          isRecord((response.functionResponse as Record<string, unknown>).response) &&
+          'error' in ((response.functionResponse as Record<string, unknown>).response as object);
+        return {
+          id,
+          name: call.name,
+          args: isRecord(call.args) ? call.args : {},
+          ...(response === undefined ? {} : { result: [response] }),
+          status: response === undefined ? 'cancelled' : isError ? 'error' : 'success',
+          timestamp,
+        };
       });
       const text = parts.filter((part) => !isRecord(part.functionCall));
-      records.push({ id: idOf(index, 'gemini'), timestamp, type: 'gemini', content: text, ...(toolCalls.length > 0 ? { toolCalls } : {}), ...(options.model === undefined ? {} : { model: options.model }) });
+      records.push({
+        id: idOf(index, 'gemini'),
+        timestamp,
+        type: 'gemini',
+        content: text,
+        ...(toolCalls.length > 0 ? { toolCalls } : {}),
+        ...(options.model === undefined ? {} : { model: options.model }),
+      });
       if (responses.length > 0) {
         const rest = next.filter((part) => !used.has(part));
         if (rest.length > 0) records.push({ id: idOf(index + 1, 'user'), timestamp, type: 'user', content: rest });
@@ -64,9 +107,18 @@ export function geminiCliMessageRecords(contents: readonly ProviderMessage[], op
  * metadata header line, verbatim, then one `$set` record with `messages` and `lastUpdated`; for
  * the older JSON layout, the same object with `messages` and `lastUpdated` replaced.
  */
-export function rewriteGeminiCliChat(options: { readonly original: string; readonly contents: readonly ProviderMessage[]; readonly now: () => number; readonly model?: string }): string {
+export function rewriteGeminiCliChat(options: {
+  readonly original: string;
+  readonly contents: readonly ProviderMessage[];
+  readonly now: () => number;
+  readonly model?: string;
+}): string {
   const read = readGeminiCliChat(options.original);
-  const messages = geminiCliMessageRecords(options.contents, { now: options.now, model: options.model ?? read.metadata.model, sessionId: read.metadata.sessionId });
+  const messages = geminiCliMessageRecords(options.contents, {
+    now: options.now,
+    model: options.model ?? read.metadata.model,
+    sessionId: read.metadata.sessionId,
+  });
   const lastUpdated = isoTime(options.now);
   if (read.format === 'gemini-cli-json') {
     const whole = JSON.parse(options.original) as Record<string, unknown>;
@@ -74,9 +126,19 @@ export function rewriteGeminiCliChat(options: { readonly original: string; reado
   }
   const header = options.original.split('\n').find((line) => {
     const parsed = parseJsonLines(line).records[0]?.value;
-    return isRecord(parsed) && typeof parsed.sessionId === 'string' && typeof parsed.projectHash === 'string' && !('id' in parsed);
+    return (
+      isRecord(parsed) &&
+      typeof parsed.sessionId === 'string' &&
+      typeof parsed.projectHash === 'string' &&
+      !('id' in parsed)
+    );
   });
-  if (header === undefined) throw new TranscriptFormatError('gemini-cli-jsonl', 0, 'no metadata header line (sessionId and projectHash) to keep');
+  if (header === undefined)
+    throw new TranscriptFormatError(
+      'gemini-cli-jsonl',
+      0,
+      'no metadata header line (sessionId and projectHash) to keep',
+    );
   return `${header.replace(/\r$/, '')}\n${JSON.stringify({ $set: { messages, lastUpdated } })}\n`;
 }
 

@@ -19,9 +19,16 @@ export interface FoldedResponsesInput<ITEM extends object> {
  * items (with each response's `output` items and your `function_call_output`s appended) and
  * send the folded `input`; folds are input messages, so the sealed prefix stays byte-stable.
  */
-export function foldResponsesInput<ITEM extends object>(session: FoldSession, input: readonly ITEM[], options: FoldResponsesInputOptions = {}): FoldedResponsesInput<ITEM> {
+export function foldResponsesInput<ITEM extends object>(
+  session: FoldSession,
+  input: readonly ITEM[],
+  options: FoldResponsesInputOptions = {},
+): FoldedResponsesInput<ITEM> {
   const { usage, ...prepare } = options;
   const measured = readResponsesUsage(usage)?.inputTokens;
-  const outcome = session.prepare(input as unknown as ProviderMessage[], measured === undefined ? prepare : { ...prepare, measuredInputTokens: measured });
+  const outcome = session.prepare(
+    input as unknown as ProviderMessage[],
+    measured === undefined ? prepare : { ...prepare, measuredInputTokens: measured },
+  );
   return { input: outcome.messages as unknown as ITEM[], outcome };
 }

@@ -11,8 +11,16 @@ export const OPENAI_PROMPT_CACHE_KEY_MAX_CHARS = 64;
  */
 export function openAIPromptCacheKey(parts: string | readonly (string | number)[]): string {
   const list = typeof parts === 'string' ? [parts] : parts;
-  if (!Array.isArray(list) || list.length === 0 || list.some((part) => typeof part !== 'string' && typeof part !== 'number')) {
-    throw new ProviderInputError('openai', 'promptCacheKey', 'expected a string or a non-empty list of strings and numbers');
+  if (
+    !Array.isArray(list) ||
+    list.length === 0 ||
+    list.some((part) => typeof part !== 'string' && typeof part !== 'number')
+  ) {
+    throw new ProviderInputError(
+      'openai',
+      'promptCacheKey',
+      'expected a string or a non-empty list of strings and numbers',
+    );
   }
   // Length-prefixed so ['ab', 'c'] and ['a', 'bc'] differ.
   const canonical = list.map((part) => `${String(part).length}:${part}`).join('|');

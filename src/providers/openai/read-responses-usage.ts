@@ -28,10 +28,28 @@ const isCount = (value: unknown): value is number => typeof value === 'number' &
 export function readResponsesUsage(usage: ResponsesUsageLike | null | undefined): ResponsesUsageReading | undefined {
   if (usage === null || usage === undefined) return undefined;
   if (typeof usage !== 'object') throw new FoldOptionsError('usage', `usage must be an object, got ${typeof usage}`);
-  if (!isCount(usage.input_tokens)) throw new FoldOptionsError('usage.input_tokens', `usage.input_tokens must be a non-negative number, got ${String(usage.input_tokens)}`);
+  if (!isCount(usage.input_tokens))
+    throw new FoldOptionsError(
+      'usage.input_tokens',
+      `usage.input_tokens must be a non-negative number, got ${String(usage.input_tokens)}`,
+    );
   const cached = usage.input_tokens_details?.cached_tokens ?? 0;
-  if (!isCount(cached) || cached > usage.input_tokens) throw new FoldOptionsError('usage.input_tokens_details.cached_tokens', `usage.input_tokens_details.cached_tokens must be a number from 0 to input_tokens, got ${String(cached)}`);
+  if (!isCount(cached) || cached > usage.input_tokens)
+    throw new FoldOptionsError(
+      'usage.input_tokens_details.cached_tokens',
+      `usage.input_tokens_details.cached_tokens must be a number from 0 to input_tokens, got ${String(cached)}`,
+    );
   const output = usage.output_tokens ?? 0;
-  if (!isCount(output)) throw new FoldOptionsError('usage.output_tokens', `usage.output_tokens must be a non-negative number, got ${String(output)}`);
-  return { inputTokens: usage.input_tokens, cachedTokens: cached, uncachedTokens: usage.input_tokens - cached, outputTokens: output, cachedFraction: usage.input_tokens ? cached / usage.input_tokens : 0 };
+  if (!isCount(output))
+    throw new FoldOptionsError(
+      'usage.output_tokens',
+      `usage.output_tokens must be a non-negative number, got ${String(output)}`,
+    );
+  return {
+    inputTokens: usage.input_tokens,
+    cachedTokens: cached,
+    uncachedTokens: usage.input_tokens - cached,
+    outputTokens: output,
+    cachedFraction: usage.input_tokens ? cached / usage.input_tokens : 0,
+  };
 }

@@ -34,16 +34,28 @@ function migrate(storage: DurableObjectSqlStorage): void {
     const row = sql.exec("SELECT value FROM warpfold_meta WHERE key = 'schema'").toArray()[0];
     const current = row === undefined ? 0 : Number(row.value);
     if (current === DURABLE_OBJECT_SCHEMA_VERSION) return;
-    if (!(current < DURABLE_OBJECT_SCHEMA_VERSION)) throw new StorageError('storage-failed', `warpfold tables are at schema ${String(row?.value)}, newer than this code's ${DURABLE_OBJECT_SCHEMA_VERSION}`);
+    if (!(current < DURABLE_OBJECT_SCHEMA_VERSION))
+      throw new StorageError(
+        'storage-failed',
+        `warpfold tables are at schema ${String(row?.value)}, newer than this code's ${DURABLE_OBJECT_SCHEMA_VERSION}`,
+      );
     sql.exec('CREATE TABLE IF NOT EXISTS warpfold_records (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID');
-    const tables = new Set(sql.exec("SELECT name FROM sqlite_master WHERE type = 'table'").toArray().map((table) => table.name));
+    const tables = new Set(
+      sql
+        .exec("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .toArray()
+        .map((table) => table.name),
+    );
     for (const [table, prefix] of LEGACY_TABLES) {
       if (!tables.has(table)) continue;
       sql.exec(`INSERT INTO warpfold_records (key, value) SELECT ? || id, record FROM ${table}`, prefix);
       sql.exec(`DROP TABLE ${table}`);
     }
     sql.exec('DROP TABLE IF EXISTS warpfold_episode_paths');
-    sql.exec("INSERT INTO warpfold_meta (key, value) VALUES ('schema', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", String(DURABLE_OBJECT_SCHEMA_VERSION));
+    sql.exec(
+      "INSERT INTO warpfold_meta (key, value) VALUES ('schema', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+      String(DURABLE_OBJECT_SCHEMA_VERSION),
+    );
   });
 }
 
@@ -62,7 +74,12 @@ export function durableObjectDriver(storage: DurableObjectSqlStorage): StorageDr
   };
   const write = (sql: DurableObjectSqlStorage['sql'], key: string, value: string | null) => {
     if (value === null) sql.exec('DELETE FROM warpfold_records WHERE key = ?', key);
-    else sql.exec('INSERT INTO warpfold_records (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, value);
+    else
+      sql.exec(
+        'INSERT INTO warpfold_records (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+        key,
+        value,
+      );
   };
   const read = (sql: DurableObjectSqlStorage['sql'], key: string): string | undefined => {
     const row = sql.exec('SELECT value FROM warpfold_records WHERE key = ?', key).toArray()[0];
@@ -75,8 +92,15 @@ export function durableObjectDriver(storage: DurableObjectSqlStorage): StorageDr
       transaction((sql) => {
         const columns = options?.values ? 'key, value' : 'key';
         const upper = prefixUpperBound(prefix);
-        const rows = upper === undefined ? sql.exec(`SELECT ${columns} FROM warpfold_records WHERE key >= ?`, prefix).toArray() : sql.exec(`SELECT ${columns} FROM warpfold_records WHERE key >= ? AND key < ?`, prefix, upper).toArray();
-        return rows.filter((row) => String(row.key).startsWith(prefix)).map((row) => (options?.values ? { key: String(row.key), value: String(row.value) } : { key: String(row.key) }));
+        const rows =
+          upper === undefined
+            ? sql.exec(`SELECT ${columns} FROM warpfold_records WHERE key >= ?`, prefix).toArray()
+            : sql.exec(`SELECT ${columns} FROM warpfold_records WHERE key >= ? AND key < ?`, prefix, upper).toArray();
+        return rows
+          .filter((row) => String(row.key).startsWith(prefix))
+          .map((row) =>
+            options?.values ? { key: String(row.key), value: String(row.value) } : { key: String(row.key) },
+          );
       }),
     update: (key, change) =>
       transaction((sql) => {

@@ -2,8 +2,11 @@ import { openDB, type IDBPDatabase } from 'idb';
 import { IndexedDbUnavailableError, StorageError, StorageQuotaError, UpgradeBlockedError } from '../storage-errors.ts';
 import { INDEXEDDB_SCHEMA_VERSION, upgradeDatabase } from './indexeddb-upgrade.ts';
 
-export const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-export const isQuotaError = (error: unknown) => (error as { name?: unknown } | null)?.name === 'QuotaExceededError' || (error as { code?: unknown } | null)?.code === 22;
+export const describe = (error: unknown) =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+export const isQuotaError = (error: unknown) =>
+  (error as { name?: unknown } | null)?.name === 'QuotaExceededError' ||
+  (error as { code?: unknown } | null)?.code === 22;
 
 /**
  * Opens (and, from an older version, upgrades) the database, every failure a typed error: no
@@ -13,7 +16,8 @@ export const isQuotaError = (error: unknown) => (error as { name?: unknown } | n
  */
 export function openDatabase(name: string, onVersionChange: () => void): Promise<IDBPDatabase> {
   return new Promise<IDBPDatabase>((resolve, reject) => {
-    if (typeof indexedDB === 'undefined' || indexedDB === null) return reject(new IndexedDbUnavailableError('there is no indexedDB in this context'));
+    if (typeof indexedDB === 'undefined' || indexedDB === null)
+      return reject(new IndexedDbUnavailableError('there is no indexedDB in this context'));
     let blocked = false;
     let opening: Promise<IDBPDatabase>;
     try {
@@ -38,7 +42,14 @@ export function openDatabase(name: string, onVersionChange: () => void): Promise
       (db) => (blocked ? db.close() : resolve(db)),
       (error: unknown) => {
         if (blocked) return;
-        if ((error as { name?: unknown })?.name === 'VersionError') reject(new StorageError('storage-failed', `IndexedDB "${name}" is at a newer schema than ${INDEXEDDB_SCHEMA_VERSION}, written by a newer warpfold`, { cause: error }));
+        if ((error as { name?: unknown })?.name === 'VersionError')
+          reject(
+            new StorageError(
+              'storage-failed',
+              `IndexedDB "${name}" is at a newer schema than ${INDEXEDDB_SCHEMA_VERSION}, written by a newer warpfold`,
+              { cause: error },
+            ),
+          );
         else if (isQuotaError(error)) reject(new StorageQuotaError('opening the database', error));
         else reject(new IndexedDbUnavailableError(`opening "${name}" failed (${describe(error)})`, error));
       },

@@ -32,7 +32,10 @@ function safeText(value: unknown): string {
 function recordText(store: string, row: unknown, oldVersion: number): string {
   const value = row as { id: string; text?: unknown; basenames?: unknown; version?: unknown; state?: unknown };
   if (oldVersion >= 2) return typeof value.text === 'string' ? value.text : safeText(row);
-  if (store === 'sessions') return Number.isSafeInteger(value.version) && (value.version as number) >= 1 && value.state !== undefined ? encodeSession(value.id, value.version as number, JSON.stringify(value.state)) : safeText(row);
+  if (store === 'sessions')
+    return Number.isSafeInteger(value.version) && (value.version as number) >= 1 && value.state !== undefined
+      ? encodeSession(value.id, value.version as number, JSON.stringify(value.state))
+      : safeText(row);
   // a version-1 episode, less its index field, is a bare episode document: record version 0
   const { basenames: _basenames, ...bare } = value;
   return safeText(bare);
@@ -41,7 +44,11 @@ function recordText(store: string, row: unknown, oldVersion: number): string {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the old stores are not in today's schema type
 type AnyDatabase = IDBPDatabase<any>;
 
-export function upgradeDatabase(database: AnyDatabase, oldVersion: number, transaction: IDBPTransaction<any, any, 'versionchange'>): void {
+export function upgradeDatabase(
+  database: AnyDatabase,
+  oldVersion: number,
+  transaction: IDBPTransaction<any, any, 'versionchange'>,
+): void {
   database.createObjectStore('records');
   if (oldVersion === 0) return;
   void (async () => {
@@ -49,7 +56,8 @@ export function upgradeDatabase(database: AnyDatabase, oldVersion: number, trans
     for (const [store, prefix] of LEGACY_STORES) {
       if (!database.objectStoreNames.contains(store)) continue;
       const rows: unknown[] = await transaction.objectStore(store).getAll();
-      for (const row of rows) void records.put(recordText(store, row, oldVersion), prefix + String((row as { id?: unknown }).id));
+      for (const row of rows)
+        void records.put(recordText(store, row, oldVersion), prefix + String((row as { id?: unknown }).id));
       database.deleteObjectStore(store);
     }
   })().catch(() => transaction.abort());

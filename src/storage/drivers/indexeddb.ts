@@ -17,7 +17,11 @@ const quiet = (request: Promise<unknown>) => void request.catch(() => undefined)
 export function indexedDbDriver(name: string): StorageDriver & { close(): void } {
   let connection: Promise<Database> | undefined;
   /** One transaction over `records`; errors become typed ones. */
-  const run = async <T, Mode extends 'readonly' | 'readwrite'>(label: string, mode: Mode, work: (store: RecordStore<Mode>) => Promise<T>): Promise<T> => {
+  const run = async <T, Mode extends 'readonly' | 'readwrite'>(
+    label: string,
+    mode: Mode,
+    work: (store: RecordStore<Mode>) => Promise<T>,
+  ): Promise<T> => {
     if (connection === undefined) {
       const opening = openDatabase(name, () => (connection = undefined));
       connection = opening;
@@ -37,11 +41,15 @@ export function indexedDbDriver(name: string): StorageDriver & { close(): void }
     }
   };
   /** Gets asked for in one tick share one transaction: recall reads its candidates all at once. */
-  let waiting: Array<{ key: string; resolve(value: string | undefined): void; reject(error: unknown): void }> | undefined;
+  let waiting:
+    | Array<{ key: string; resolve(value: string | undefined): void; reject(error: unknown): void }>
+    | undefined;
   const readWaiting = () => {
     const batch = waiting ?? [];
     waiting = undefined;
-    run('get', 'readonly', (store) => Promise.all(batch.map(({ key }) => store.get(key) as Promise<string | undefined>))).then(
+    run('get', 'readonly', (store) =>
+      Promise.all(batch.map(({ key }) => store.get(key) as Promise<string | undefined>)),
+    ).then(
       (values) => batch.forEach((read, at) => read.resolve(values[at])),
       (error: unknown) => batch.forEach((read) => read.reject(error)),
     );
@@ -56,9 +64,17 @@ export function indexedDbDriver(name: string): StorageDriver & { close(): void }
     list: (prefix, options) =>
       run('list', 'readonly', async (store) => {
         const upper = prefixUpperBound(prefix);
-        const range = upper === undefined ? IDBKeyRange.lowerBound(prefix) : IDBKeyRange.bound(prefix, upper, false, true);
-        const [keys, values] = await Promise.all([store.getAllKeys(range), options?.values ? store.getAll(range) : undefined]);
-        return keys.flatMap((key, at) => (typeof key === 'string' && key.startsWith(prefix) ? [values ? { key, value: values[at] as string } : { key }] : []));
+        const range =
+          upper === undefined ? IDBKeyRange.lowerBound(prefix) : IDBKeyRange.bound(prefix, upper, false, true);
+        const [keys, values] = await Promise.all([
+          store.getAllKeys(range),
+          options?.values ? store.getAll(range) : undefined,
+        ]);
+        return keys.flatMap((key, at) =>
+          typeof key === 'string' && key.startsWith(prefix)
+            ? [values ? { key, value: values[at] as string } : { key }]
+            : [],
+        );
       }),
     async update(key, change) {
       // what the change throws is the caller's, passed on as it is, not a failure of IndexedDB
@@ -86,7 +102,10 @@ export function indexedDbDriver(name: string): StorageDriver & { close(): void }
     close() {
       const open = connection;
       connection = undefined;
-      void open?.then((db) => db.close(), () => undefined);
+      void open?.then(
+        (db) => db.close(),
+        () => undefined,
+      );
     },
   };
 }

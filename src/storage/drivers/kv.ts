@@ -6,7 +6,11 @@ export interface KvNamespaceLike {
   get(key: string): Promise<string | null>;
   put(key: string, value: string, options?: { metadata?: unknown }): Promise<void>;
   delete(key: string): Promise<void>;
-  list(options: { prefix: string; cursor?: string | null; limit?: number }): Promise<{ keys: ReadonlyArray<{ name: string; metadata?: unknown }>; list_complete: boolean; cursor?: string }>;
+  list(options: {
+    prefix: string;
+    cursor?: string | null;
+    limit?: number;
+  }): Promise<{ keys: ReadonlyArray<{ name: string; metadata?: unknown }>; list_complete: boolean; cursor?: string }>;
 }
 
 /**
@@ -28,12 +32,17 @@ function inlineValue(metadata: unknown): string | undefined {
  * (so of several writes to one key the last wins).
  */
 export function kvDriver(namespace: KvNamespaceLike, prefix = ''): StorageDriver {
-  const get = async (key: string): Promise<string | undefined> => (await namespace.get(checkKey(prefix + key))) ?? undefined;
-  const put = (key: string, value: string) => namespace.put(key, value, INLINE_VALUE.test(value) ? { metadata: { v: value } } : undefined);
+  const get = async (key: string): Promise<string | undefined> =>
+    (await namespace.get(checkKey(prefix + key))) ?? undefined;
+  const put = (key: string, value: string) =>
+    namespace.put(key, value, INLINE_VALUE.test(value) ? { metadata: { v: value } } : undefined);
   const pending = new Map<string, Promise<unknown>>();
   const oneAtATime = <T>(key: string, work: () => Promise<T>): Promise<T> => {
     const next = (pending.get(key) ?? Promise.resolve()).then(work, work);
-    const settled = next.then(() => undefined, () => undefined);
+    const settled = next.then(
+      () => undefined,
+      () => undefined,
+    );
     pending.set(key, settled);
     void settled.then(() => pending.get(key) === settled && pending.delete(key));
     return next;
@@ -45,13 +54,22 @@ export function kvDriver(namespace: KvNamespaceLike, prefix = ''): StorageDriver
       const entries: DriverEntry[] = [];
       let cursor: string | undefined;
       for (;;) {
-        const page = await namespace.list({ prefix: checkKey(prefix + keyPrefix), limit: KV_LIST_PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
-        for (const { name, metadata } of page.keys) entries.push({ key: name.slice(prefix.length), value: inlineValue(metadata) });
+        const page = await namespace.list({
+          prefix: checkKey(prefix + keyPrefix),
+          limit: KV_LIST_PAGE_SIZE,
+          ...(cursor === undefined ? {} : { cursor }),
+        });
+        for (const { name, metadata } of page.keys)
+          entries.push({ key: name.slice(prefix.length), value: inlineValue(metadata) });
         if (page.list_complete || !page.cursor) break;
         cursor = page.cursor;
       }
       if (!options?.values) return entries.map(({ key }) => ({ key }));
-      return Promise.all(entries.map(async (entry) => (entry.value === undefined ? { key: entry.key, value: await get(entry.key) } : entry))).then((all) => all.filter((entry) => entry.value !== undefined));
+      return Promise.all(
+        entries.map(async (entry) =>
+          entry.value === undefined ? { key: entry.key, value: await get(entry.key) } : entry,
+        ),
+      ).then((all) => all.filter((entry) => entry.value !== undefined));
     },
     update(key, change) {
       const full = checkKey(prefix + key);
@@ -72,7 +90,11 @@ export function kvDriver(namespace: KvNamespaceLike, prefix = ''): StorageDriver
         const keys = new Set<string>();
         let end = start;
         while (end < checked.length && !keys.has(checked[end].full)) keys.add(checked[end++].full);
-        await Promise.all(checked.slice(start, end).map(({ full, value }) => (value === null ? namespace.delete(full) : put(full, value))));
+        await Promise.all(
+          checked
+            .slice(start, end)
+            .map(({ full, value }) => (value === null ? namespace.delete(full) : put(full, value))),
+        );
         start = end;
       }
     },

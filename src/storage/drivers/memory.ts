@@ -24,7 +24,8 @@ export function memoryDriver(records: Map<string, string> = new Map()): StorageD
   const keys = (): string[] => {
     let sorted = sortedKeys.get(records);
     // the Map may have been changed from outside: its size tells when to sort again
-    if (sorted === undefined || sorted.length !== records.size) sortedKeys.set(records, (sorted = [...records.keys()].sort()));
+    if (sorted === undefined || sorted.length !== records.size)
+      sortedKeys.set(records, (sorted = [...records.keys()].sort()));
     return sorted;
   };
   const write = (key: string, value: string | null) => {

@@ -19,7 +19,11 @@ export interface CliRun {
 export async function buildCli(root: string): Promise<string> {
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
-  await build({ configFile: join(REPO_ROOT, 'vite.config.ts'), logLevel: 'warn', build: { outDir: join(root, 'dist'), emptyOutDir: true } });
+  await build({
+    configFile: join(REPO_ROOT, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: join(root, 'dist'), emptyOutDir: true },
+  });
   cpSync(join(REPO_ROOT, 'package.json'), join(root, 'package.json'));
   return join(root, 'dist/cli.js');
 }

@@ -9,23 +9,70 @@ import type { BaselineMessage } from '../../../src/baselines/types.ts';
 export const LONG_HISTORY_CALLS = 6;
 
 const TOOLS = ['bash', 'read_file', 'edit_file', 'grep'] as const;
-const SYLLABLES = ['ba', 'ko', 'ri', 'te', 'mu', 'sa', 'vel', 'din', 'por', 'qua', 'zen', 'lo', 'fi', 'gar', 'ne', 'shu', 'tor', 'wy', 'ex', 'pli', 'dro', 'cam', 'hu', 'jo', 'ny', 'ost', 'rak', 'si', 'um', 'ves'];
+const SYLLABLES = [
+  'ba',
+  'ko',
+  'ri',
+  'te',
+  'mu',
+  'sa',
+  'vel',
+  'din',
+  'por',
+  'qua',
+  'zen',
+  'lo',
+  'fi',
+  'gar',
+  'ne',
+  'shu',
+  'tor',
+  'wy',
+  'ex',
+  'pli',
+  'dro',
+  'cam',
+  'hu',
+  'jo',
+  'ny',
+  'ost',
+  'rak',
+  'si',
+  'um',
+  'ves',
+];
 const MODULES = ['invoice', 'ledger', 'tax', 'refund', 'export', 'payment', 'customer', 'report'];
 
 /** Words of two to four syllables: a long history names hundreds of thousands of distinct ones, as real output (ids, names, log text) does. */
 function words(noise: ReturnType<typeof noiseSource>, count: number): string {
-  return Array.from({ length: count }, () => Array.from({ length: 2 + noise.integer(3) }, () => noise.pick(SYLLABLES)).join('')).join(' ');
+  return Array.from({ length: count }, () =>
+    Array.from({ length: 2 + noise.integer(3) }, () => noise.pick(SYLLABLES)).join(''),
+  ).join(' ');
 }
 
 /** At least `messages` messages of the session, the system prompt first; deterministic for a seed. */
 export function longHistory(messages: number, seed = 29): BaselineMessage[] {
-  const history: BaselineMessage[] = [{ role: 'system', content: 'You are a coding agent. Use the tools to inspect and change the repository; keep going until the task is done.' }];
+  const history: BaselineMessage[] = [
+    {
+      role: 'system',
+      content:
+        'You are a coding agent. Use the tools to inspect and change the repository; keep going until the task is done.',
+    },
+  ];
   for (let step = 0; history.length < messages; step++) {
     const noise = noiseSource(seed * 1_000_003 + step);
-    if (step % 8 === 0) history.push({ role: 'user', content: `Step ${step}: ${words(noise, 6 + noise.integer(10))}.` });
+    if (step % 8 === 0)
+      history.push({ role: 'user', content: `Step ${step}: ${words(noise, 6 + noise.integer(10))}.` });
     const tool = TOOLS[step % TOOLS.length];
     const path = `src/${noise.pick(MODULES)}/${noise.pick(MODULES)}_${noise.hex(4)}.ts`;
-    const command = tool === 'bash' ? `npm test -- ${path}` : tool === 'grep' ? `grep -n ${words(noise, 1)} ${path}` : tool === 'read_file' ? `cat ${path}` : `sed -i s/${words(noise, 1)}/${words(noise, 1)}/ ${path}`;
+    const command =
+      tool === 'bash'
+        ? `npm test -- ${path}`
+        : tool === 'grep'
+          ? `grep -n ${words(noise, 1)} ${path}`
+          : tool === 'read_file'
+            ? `cat ${path}`
+            : `sed -i s/${words(noise, 1)}/${words(noise, 1)}/ ${path}`;
     const id = `call_${step}`;
     history.push({
       role: 'assistant',

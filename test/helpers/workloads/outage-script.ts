@@ -6,7 +6,11 @@ import * as outputs from './outage-tool-outputs.ts';
 export interface ToolDefinition {
   readonly name: string;
   readonly description: string;
-  readonly parameters: { readonly type: 'object'; readonly properties: Record<string, { type: string; description: string }>; readonly required: readonly string[] };
+  readonly parameters: {
+    readonly type: 'object';
+    readonly properties: Record<string, { type: string; description: string }>;
+    readonly required: readonly string[];
+  };
 }
 
 export interface ScriptStep {
@@ -40,15 +44,47 @@ export interface OutageScript {
 const property = (description: string) => ({ type: 'string', description });
 
 const TOOLS: readonly ToolDefinition[] = [
-  { name: 'query_logs', description: 'Search the central log store. Returns matching lines, newest last.', parameters: { type: 'object', properties: { service: property('service name'), query: property('filter expression'), since: property('time window such as 30m') }, required: ['service', 'query'] } },
-  { name: 'run_command', description: 'Run a shell command on the operations host (kubectl, git, psql, gh, flagctl available).', parameters: { type: 'object', properties: { command: property('the command line') }, required: ['command'] } },
-  { name: 'search_code', description: 'Search a source tree for a pattern; returns path:line: text.', parameters: { type: 'object', properties: { pattern: property('regular expression'), path: property('directory to search') }, required: ['pattern', 'path'] } },
-  { name: 'read_file', description: 'Read a file from the operations host.', parameters: { type: 'object', properties: { path: property('absolute path') }, required: ['path'] } },
-  { name: 'http_get', description: 'GET an internal URL (tracing, dashboards) and return the body.', parameters: { type: 'object', properties: { url: property('absolute URL') }, required: ['url'] } },
+  {
+    name: 'query_logs',
+    description: 'Search the central log store. Returns matching lines, newest last.',
+    parameters: {
+      type: 'object',
+      properties: {
+        service: property('service name'),
+        query: property('filter expression'),
+        since: property('time window such as 30m'),
+      },
+      required: ['service', 'query'],
+    },
+  },
+  {
+    name: 'run_command',
+    description: 'Run a shell command on the operations host (kubectl, git, psql, gh, flagctl available).',
+    parameters: { type: 'object', properties: { command: property('the command line') }, required: ['command'] },
+  },
+  {
+    name: 'search_code',
+    description: 'Search a source tree for a pattern; returns path:line: text.',
+    parameters: {
+      type: 'object',
+      properties: { pattern: property('regular expression'), path: property('directory to search') },
+      required: ['pattern', 'path'],
+    },
+  },
+  {
+    name: 'read_file',
+    description: 'Read a file from the operations host.',
+    parameters: { type: 'object', properties: { path: property('absolute path') }, required: ['path'] },
+  },
+  {
+    name: 'http_get',
+    description: 'GET an internal URL (tracing, dashboards) and return the body.',
+    parameters: { type: 'object', properties: { url: property('absolute URL') }, required: ['url'] },
+  },
 ];
 
 const SYSTEM = [
-  'You are the on-call SRE agent for Acme\'s checkout platform. You investigate production incidents with the tools provided and you act only within the change policy below.',
+  "You are the on-call SRE agent for Acme's checkout platform. You investigate production incidents with the tools provided and you act only within the change policy below.",
   '',
   'Working rules:',
   '- Read before you act. Quote exact identifiers (request ids, trace ids, commit SHAs, image tags, hostnames and ports, file paths) from tool output; never retype them from memory.',
@@ -60,30 +96,137 @@ const SYSTEM = [
   'Environment: Kubernetes namespace prod; services checkout-api, cart-svc, payments-gateway, orders-writer; Postgres primary shared with billing; Redis cache cluster; tracing at tracing.acme.io; dashboards at grafana.acme.io.',
 ].join('\n');
 
-const TASK = 'Checkout is throwing 5xx errors since about 14:05 UTC and the payments team is paging us. Find out what broke, mitigate it safely, and report back.';
+const TASK =
+  'Checkout is throwing 5xx errors since about 14:05 UTC and the payments team is paging us. Find out what broke, mitigate it safely, and report back.';
 
 const STEPS: readonly ScriptStep[] = [
-  { assistantText: 'Starting with the error logs of checkout-api for the last 30 minutes to size the blast radius.', toolCall: { name: 'query_logs', arguments: { service: 'checkout-api', query: 'status>=500', since: '30m' } }, toolResult: outputs.alertLogs() },
-  { assistantText: 'Errors started right after 14:02. Checking what was deployed around then.', toolCall: { name: 'run_command', arguments: { command: 'kubectl rollout history deploy/checkout-api -n prod --show-images && kubectl describe deploy/checkout-api -n prod | tail -30' } }, toolResult: outputs.rolloutHistory() },
-  { assistantText: 'A deploy landed at 14:02. Before blaming it, looking at the error-level messages to see what the requests die on.', toolCall: { name: 'query_logs', arguments: { service: 'checkout-api', query: 'level>=error', since: '30m' } }, toolResult: outputs.errorLogs() },
-  { assistantText: 'Requests time out acquiring database clients. Finding where the pool is created.', toolCall: { name: 'search_code', arguments: { pattern: 'createPool', path: '/srv/checkout' } }, toolResult: outputs.codeSearch() },
-  { assistantText: 'Following the slowest failing request, 7f3e9a21-4c8b-4f6e-9d2a-1b5c6e8f0a3d, across services.', toolCall: { name: 'query_logs', arguments: { service: '*', query: 'request_id=7f3e9a21-4c8b-4f6e-9d2a-1b5c6e8f0a3d', since: '30m' } }, toolResult: outputs.requestTrace() },
-  { assistantText: 'The request waited 30 s for a database connection. Reading the change that went out at 14:02, commit a3f97c21d8e4b5f60718293a4b5c6d7e8f901234.', toolCall: { name: 'run_command', arguments: { command: 'git -C /srv/checkout show --stat a3f97c21d8e4b5f60718293a4b5c6d7e8f901234' } }, toolResult: outputs.commitShow() },
-  { assistantText: 'The commit raised the pool size. Reading the pool module at /srv/checkout/src/db/pool.ts to see where the size comes from.', toolCall: { name: 'read_file', arguments: { path: '/srv/checkout/src/db/pool.ts' } }, toolResult: outputs.poolSource() },
-  { assistantText: 'Pulling the full trace 4bf92f3577b34da6a3ce929d0e0e4736 to rule out other slow dependencies.', toolCall: { name: 'http_get', arguments: { url: 'https://tracing.acme.io/api/v2/traces/4bf92f3577b34da6a3ce929d0e0e4736' } }, toolResult: outputs.traceSpans() },
   {
-    operator: 'Lead here: do NOT restart the database primary, it is shared with billing. A rollback of checkout is approved if you need it.',
+    assistantText: 'Starting with the error logs of checkout-api for the last 30 minutes to size the blast radius.',
+    toolCall: { name: 'query_logs', arguments: { service: 'checkout-api', query: 'status>=500', since: '30m' } },
+    toolResult: outputs.alertLogs(),
+  },
+  {
+    assistantText: 'Errors started right after 14:02. Checking what was deployed around then.',
+    toolCall: {
+      name: 'run_command',
+      arguments: {
+        command:
+          'kubectl rollout history deploy/checkout-api -n prod --show-images && kubectl describe deploy/checkout-api -n prod | tail -30',
+      },
+    },
+    toolResult: outputs.rolloutHistory(),
+  },
+  {
+    assistantText:
+      'A deploy landed at 14:02. Before blaming it, looking at the error-level messages to see what the requests die on.',
+    toolCall: { name: 'query_logs', arguments: { service: 'checkout-api', query: 'level>=error', since: '30m' } },
+    toolResult: outputs.errorLogs(),
+  },
+  {
+    assistantText: 'Requests time out acquiring database clients. Finding where the pool is created.',
+    toolCall: { name: 'search_code', arguments: { pattern: 'createPool', path: '/srv/checkout' } },
+    toolResult: outputs.codeSearch(),
+  },
+  {
+    assistantText: 'Following the slowest failing request, 7f3e9a21-4c8b-4f6e-9d2a-1b5c6e8f0a3d, across services.',
+    toolCall: {
+      name: 'query_logs',
+      arguments: { service: '*', query: 'request_id=7f3e9a21-4c8b-4f6e-9d2a-1b5c6e8f0a3d', since: '30m' },
+    },
+    toolResult: outputs.requestTrace(),
+  },
+  {
+    assistantText:
+      'The request waited 30 s for a database connection. Reading the change that went out at 14:02, commit a3f97c21d8e4b5f60718293a4b5c6d7e8f901234.',
+    toolCall: {
+      name: 'run_command',
+      arguments: { command: 'git -C /srv/checkout show --stat a3f97c21d8e4b5f60718293a4b5c6d7e8f901234' },
+    },
+    toolResult: outputs.commitShow(),
+  },
+  {
+    assistantText:
+      'The commit raised the pool size. Reading the pool module at /srv/checkout/src/db/pool.ts to see where the size comes from.',
+    toolCall: { name: 'read_file', arguments: { path: '/srv/checkout/src/db/pool.ts' } },
+    toolResult: outputs.poolSource(),
+  },
+  {
+    assistantText: 'Pulling the full trace 4bf92f3577b34da6a3ce929d0e0e4736 to rule out other slow dependencies.',
+    toolCall: {
+      name: 'http_get',
+      arguments: { url: 'https://tracing.acme.io/api/v2/traces/4bf92f3577b34da6a3ce929d0e0e4736' },
+    },
+    toolResult: outputs.traceSpans(),
+  },
+  {
+    operator:
+      'Lead here: do NOT restart the database primary, it is shared with billing. A rollback of checkout is approved if you need it.',
     pauseSeconds: 420,
-    assistantText: 'Understood, no database restart. Reading the pool configuration at /etc/checkout/pool.yaml to compare the pool size with the database limits.',
+    assistantText:
+      'Understood, no database restart. Reading the pool configuration at /etc/checkout/pool.yaml to compare the pool size with the database limits.',
     toolCall: { name: 'read_file', arguments: { path: '/etc/checkout/pool.yaml' } },
     toolResult: outputs.poolConfig(),
   },
-  { assistantText: 'Six pods times 48 clients is 288, above what the primary allows. Checking why checkout-api-7d9f8b6c5-x2k4p crashed, the pod with the most errors.', toolCall: { name: 'run_command', arguments: { command: 'kubectl logs checkout-api-7d9f8b6c5-x2k4p -n prod --previous --tail=120' } }, toolResult: outputs.podLogs() },
-  { assistantText: 'The pod died of pool waiters piling up. Looking for an existing fix before changing anything.', toolCall: { name: 'run_command', arguments: { command: 'gh pr list --repo acme/checkout --search "pool" --state all --limit 30' } }, toolResult: outputs.pullRequests() },
-  { assistantText: 'Confirming the connection count on the primary at db-primary.internal:5432 with a read-only query.', toolCall: { name: 'run_command', arguments: { command: 'psql "postgres://readonly@db-primary.internal:5432/checkout" -c "select state, count(*) from pg_stat_activity group by 1"' } }, toolResult: outputs.connectionCount() },
-  { assistantText: 'The primary is at its connection limit. Rolling checkout-api back to the previous image, checkout-api:v2.41.2, as approved.', toolCall: { name: 'run_command', arguments: { command: 'kubectl set image deploy/checkout-api api=registry.acme.io/checkout-api:v2.41.2 -n prod && kubectl rollout status deploy/checkout-api -n prod' } }, toolResult: outputs.rolloutStatus() },
-  { assistantText: 'Rollback done. Turning off checkout_async_capture_v2 as well, since the new capture workers hold connections longer.', toolCall: { name: 'run_command', arguments: { command: 'flagctl set checkout_async_capture_v2 off --env prod --reason "checkout incident mitigation"' } }, toolResult: outputs.flagChange() },
-  { assistantText: 'The trace showed redis-cache-02.internal:6379 answering in 2 ms, so the cache is not involved. Verifying recovery on https://grafana.acme.io/d/checkout-latency?orgId=1.', toolCall: { name: 'http_get', arguments: { url: 'https://grafana.acme.io/d/checkout-latency?orgId=1&from=now-15m&format=json' } }, toolResult: outputs.dashboardValues() },
+  {
+    assistantText:
+      'Six pods times 48 clients is 288, above what the primary allows. Checking why checkout-api-7d9f8b6c5-x2k4p crashed, the pod with the most errors.',
+    toolCall: {
+      name: 'run_command',
+      arguments: { command: 'kubectl logs checkout-api-7d9f8b6c5-x2k4p -n prod --previous --tail=120' },
+    },
+    toolResult: outputs.podLogs(),
+  },
+  {
+    assistantText: 'The pod died of pool waiters piling up. Looking for an existing fix before changing anything.',
+    toolCall: {
+      name: 'run_command',
+      arguments: { command: 'gh pr list --repo acme/checkout --search "pool" --state all --limit 30' },
+    },
+    toolResult: outputs.pullRequests(),
+  },
+  {
+    assistantText: 'Confirming the connection count on the primary at db-primary.internal:5432 with a read-only query.',
+    toolCall: {
+      name: 'run_command',
+      arguments: {
+        command:
+          'psql "postgres://readonly@db-primary.internal:5432/checkout" -c "select state, count(*) from pg_stat_activity group by 1"',
+      },
+    },
+    toolResult: outputs.connectionCount(),
+  },
+  {
+    assistantText:
+      'The primary is at its connection limit. Rolling checkout-api back to the previous image, checkout-api:v2.41.2, as approved.',
+    toolCall: {
+      name: 'run_command',
+      arguments: {
+        command:
+          'kubectl set image deploy/checkout-api api=registry.acme.io/checkout-api:v2.41.2 -n prod && kubectl rollout status deploy/checkout-api -n prod',
+      },
+    },
+    toolResult: outputs.rolloutStatus(),
+  },
+  {
+    assistantText:
+      'Rollback done. Turning off checkout_async_capture_v2 as well, since the new capture workers hold connections longer.',
+    toolCall: {
+      name: 'run_command',
+      arguments: {
+        command: 'flagctl set checkout_async_capture_v2 off --env prod --reason "checkout incident mitigation"',
+      },
+    },
+    toolResult: outputs.flagChange(),
+  },
+  {
+    assistantText:
+      'The trace showed redis-cache-02.internal:6379 answering in 2 ms, so the cache is not involved. Verifying recovery on https://grafana.acme.io/d/checkout-latency?orgId=1.',
+    toolCall: {
+      name: 'http_get',
+      arguments: { url: 'https://grafana.acme.io/d/checkout-latency?orgId=1&from=now-15m&format=json' },
+    },
+    toolResult: outputs.dashboardValues(),
+  },
   {
     assistantText: [
       'Incident INC-2291 is mitigated: the 5xx rate is back to 0.4%.',
@@ -109,7 +252,12 @@ const FACTS: readonly VitalFact[] = [
   { value: '/etc/checkout/pool.yaml', kind: 'config path', plantedAtStep: 7, neededAtStep: 9 },
   { value: 'redis-cache-02.internal:6379', kind: 'host:port', plantedAtStep: 8, neededAtStep: 15 },
   { value: 'max_connections: 200', kind: 'config value', plantedAtStep: 9, neededAtStep: 16 },
-  { value: 'https://grafana.acme.io/d/checkout-latency?orgId=1', kind: 'dashboard URL', plantedAtStep: 10, neededAtStep: 15 },
+  {
+    value: 'https://grafana.acme.io/d/checkout-latency?orgId=1',
+    kind: 'dashboard URL',
+    plantedAtStep: 10,
+    neededAtStep: 15,
+  },
   { value: '#4827', kind: 'pull request', plantedAtStep: 11, neededAtStep: 16 },
 ];
 
