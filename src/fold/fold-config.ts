@@ -71,43 +71,31 @@ export interface FoldConfig {
 /**
  * Roomy profile (ceilings of 16,000 tokens and up): bands may take 78% of the ceiling, merges
  * bring them back to 60%, the raw tail folds once it passes a quarter of the ceiling or the raw
- * working set (see `tailCapTokens`). Numbers chosen on the dev and dev2 corpora with the reference
- * scorer (see README).
+ * working set (see `tailCapTokens`). What each value did when it was
+ * chosen: docs/tuning.md.
  */
 export const DEFAULT_FOLD_CONFIG: FoldConfig = Object.freeze({
   tailFraction: 0,
   bandRatio: 0.45,
-  // binds on the first fold, which takes in everything up to the ceiling (later ones fold about the raw
-  // working set): at 0.3 that band kept a third of what it folded, at 0.38 about `bandRatio`, as later
-  // bands do. With the working set below it kept msa's last three far needles (0.34 kept one of them)
+  // the first fold keeps about `bandRatio` of what it folds, as later folds do
   bandFraction: 0.38,
   bandsFraction: 0.78,
-  // since answered calls clip live, a whole-file Write no longer forces a merge, so a merge may keep
-  // more: 0.52 -> 0.6 took native Claude Code's far in-context from 93.8% to 96.9% (with the 0.12 below)
+  // answered calls clip live, so a merge may keep more
   mergeFraction: 0.6,
-  // at 1, each merge after the first re-folded every band: 0.9 lets the next merge re-fold only the
-  // newest ones. At 16,000: cost -1% in dev and dev2, dev far reuse 93.2% -> 93.4%, no figure lower
-  // in any family; a 1,000-turn synthetic session 16 s -> 8.7 s. 0.85 and 0.8 lost far reuse, 0.95 native's
+  // a full merge leaves room, so the next merge need not re-fold every band
   fullMergeShare: 0.9,
-  // the closet shows values in the words around them (see render-closet): 0.03 held too few of
-  // them; more than this crowded out the agent's own lines (far reuse on dev fell under 92%)
+  // identifier windows, without crowding out the agent's own lines
   closetFraction: 0.12,
-  // 0.5 -> 0.6 at 16,000 closed claudecode-console's far in-context (98.4% -> 100%) for 1% of its cost;
-  // at 8,000 it lost two of native Claude Code's far in-context needles, so the tight profile keeps 0.5
+  // values in their words where the closet has room
   closetWindowFraction: 0.6,
   callShare: 0.04,
   headFraction: 0.3,
   safetyFraction: 0.01,
   tailTriggerFraction: 0.25,
   seedFraction: 0.5,
-  // 0.25 still re-folds bands under 4–6k-token file views; at 16,000, 0.12 (was 0.15) paid for the larger
-  // merges above (native Claude Code cost 1.889 -> 1.830, under banded's 1.877), and 0.1 pays for the
-  // larger raw working set: alone, every figure but cost stayed equal and dev2 cost fell 3.741 -> 3.652; at 8,000 it loses identifiers
+  // one huge output never forces the sealed bands to re-fold
   liveOutputFraction: 0.1,
-  // no per-output floor: at 0.12 a step of seven parallel Reads could take 84% of the ceiling, so the
-  // next step re-folded at once. Measured on this engine, the floor kept nothing: every figure but
-  // cost was equal without it at 12,000, 14,000, 16,000, 24,000 and 32,000, and native Claude Code's
-  // cost at 16,000 fell from 1.833 to 1.773 (banded 1.877)
+  // no per-output floor: a step of parallel reads must not fill the view
   liveOutputFloorFraction: 0,
   lineWeights: DEFAULT_LINE_VALUE_WEIGHTS,
 });
@@ -120,27 +108,23 @@ export const DEFAULT_FOLD_CONFIG: FoldConfig = Object.freeze({
 export const TIGHT_FOLD_CONFIG: FoldConfig = Object.freeze({
   ...DEFAULT_FOLD_CONFIG,
   bandsFraction: 0.8,
-  // a merge rewrites what it keeps: at 0.65 the merged band left no room for new ones, so the next
-  // epoch merged again and rewrote ~5,000 tokens every few calls; 0.43 leaves room for several bands
-  // (0.4 before answered calls clipped live: with fewer forced merges, far reuse rose in every dev family)
+  // a merged band leaves room for new ones, or every epoch merges again
   mergeFraction: 0.43,
-  // 0.9 here lost msa retention and openhands far in-context needles: small merged bands need all their room
+  // small merged bands need all their room
   fullMergeShare: 1,
-  // 0.12 cut cost at 8,000 but lost far in-context identifiers (dev 96.9% -> 96.4%, openhands 93.8% -> 87.5%)
+  // a small view keeps more of each live output
   liveOutputFraction: 0.15,
-  // first bands of 0.38 here cost more and kept less: dev cost +0.7%, native Claude Code far reuse
-  // 67.0% -> 63.9%, console far in-context 99.2% -> 98.4%
+  // a small first band leaves room for the working set
   bandFraction: 0.3,
   // bands that merge often are the only record of most identifiers
   closetFraction: 0.2,
-  // more windows cost bare values, which a small closet needs more
+  // a small closet needs bare values more than windows
   closetWindowFraction: 0.5,
-  // a task statement does not shrink with the ceiling: at 0.3 a 2,829-token SWE-bench issue folded
-  // into the first band, and every merge rewrote it (openhands cost over banded's, which keeps it raw)
+  // a task statement does not shrink with the ceiling
   headFraction: 0.4,
-  // small bands merge often: the skeletons of the newest calls are the record of what was just done
+  // the skeletons of the newest calls are the record of what was just done
   callShare: 0.12,
-  // tool output rarely fits at all; echoed output would only crowd out the agent's own lines
+  // tool output rarely fits at all; echoed output would crowd out the agent's own lines
   lineWeights: { ...DEFAULT_LINE_VALUE_WEIGHTS, identifier: 0.8, outputEchoed: 0 },
 });
 
@@ -156,10 +140,7 @@ export const MIN_TAIL_CAP_TOKENS = 4_000;
 /**
  * Where the window has room, the working set kept raw grows to this many tokens (at most
  * RAW_WORKING_SET_SHARE of the ceiling): the size of an agent's last few steps does not grow with
- * the window, so ceilings from 32,000 up keep their quarter. 4,000 -> 7,200 at 16,000, with
- * `bandFraction` 0.38: dev far reuse 93.4% -> 95.4%, msa's far in-context 96.3% -> 100%, dev cost
- * +5.6% (2.9% under banded); native Claude Code, held out, cost +6.7% (1.4% under banded) with its
- * figures kept (far reuse 86.2% -> 86.0%).
+ * the window, so ceilings from 32,000 up keep their quarter (docs/tuning.md).
  */
 export const RAW_WORKING_SET_TOKENS = 7_200;
 /** The working set leaves most of a small window to the bands: at 8,000 the floor above holds. */
