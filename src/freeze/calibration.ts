@@ -12,4 +12,7 @@ export interface Calibration {
   readonly anchor: readonly [counted: number, measured: number] | null;
 }
 
+/** The session never solves the factor above this: a tokenizer counting three times as many tokens is a misreading. */
+export const MAX_CALIBRATION_FACTOR = 3;
+
 export const NEUTRAL_CALIBRATION: Calibration = { factor: 1, overhead: 0, anchor: null };

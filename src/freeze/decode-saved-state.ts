@@ -35,6 +35,7 @@ import {
   validate,
   type Check,
 } from '../validation/check.ts';
+import { MAX_CALIBRATION_FACTOR } from './calibration.ts';
 
 /** A saved state nests six levels deep (a band origin's omitted-calls pair); anything far deeper is not one, and is refused before any recursive walk. */
 const MAX_SAVED_DEPTH = 16;
@@ -170,8 +171,7 @@ const SAVED_STATE = record<Omit<SavedFoldState, 'bands'> & { bands: readonly Omi
       resident: arrayOf(record({ key: string, entryId: string, call: count, at: optional(finite()) })),
     }),
   ),
-  // the session never solves the calibration factor outside [1, 3]
-  calibration: record({ factor: number(1, 3), overhead: finite(0), anchor: nullable(anchor) }),
+  calibration: record({ factor: number(1, MAX_CALIBRATION_FACTOR), overhead: finite(0), anchor: nullable(anchor) }),
   counters: record({
     lastCallAt: nullable(finite()),
     lastViewTokens: count,

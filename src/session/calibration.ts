@@ -1,15 +1,14 @@
-import type { Calibration } from '../freeze/calibration.ts';
+import { type Calibration, MAX_CALIBRATION_FACTOR } from '../freeze/calibration.ts';
 
 /** Views must differ by this many counted tokens before their difference says anything about the factor. */
 const MIN_SPREAD = 1_000;
-const MAX_FACTOR = 3;
 
 export function observeCalibration(calibration: Calibration, counted: number, measured: number): Calibration {
   if (!(counted > 0 && measured > 0)) return calibration;
   const anchor = calibration.anchor;
   let factor = calibration.factor;
   if (anchor && Math.abs(counted - anchor[0]) >= MIN_SPREAD)
-    factor = Math.min(MAX_FACTOR, Math.max(1, (measured - anchor[1]) / (counted - anchor[0])));
+    factor = Math.min(MAX_CALIBRATION_FACTOR, Math.max(1, (measured - anchor[1]) / (counted - anchor[0])));
   const overhead = Math.max(0, measured - factor * counted);
   const keepAnchor = anchor && Math.abs(counted - anchor[0]) < MIN_SPREAD;
   return { factor, overhead, anchor: keepAnchor ? anchor : [counted, measured] };

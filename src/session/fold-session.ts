@@ -35,6 +35,7 @@ import { leadingSystemCount } from '../messages/leading-system.ts';
 import { syntheticMessageTokens } from '../messages/synthetic-tokens.ts';
 import { PendingReceipt, type FoldReceipt } from './fold-receipt.ts';
 import type { FoldSessionOptions } from './fold-session-options.ts';
+import { MINIMUM_PRESSURE_CEILING_TOKENS } from '../budget/resolve-context-budget.ts';
 
 export type { FoldSessionOptions } from './fold-session-options.ts';
 
@@ -47,7 +48,6 @@ export { FOLD_ACKNOWLEDGEMENT } from '../fold/fold-acknowledgement.ts';
 const UNKNOWN_CONFIG_FINGERPRINT = -1;
 
 /** Below this a ceiling leaves no room for a head, a band and a live step. */
-const MIN_PRESSURE_CEILING_TOKENS = 1_000;
 /** A rebirth seed is built to this share of its budget: the seed builder counts lines, the message adds its framing. */
 const SEED_HEADROOM = 0.95;
 
@@ -103,11 +103,11 @@ export class FoldSession {
       options.pressureCeiling ?? options.budget?.pressureCeilingTokens ?? DEFAULT_FOLD_PRESSURE_CEILING_TOKENS;
     if (
       ceiling !== false &&
-      !(typeof ceiling === 'number' && Number.isFinite(ceiling) && ceiling >= MIN_PRESSURE_CEILING_TOKENS)
+      !(typeof ceiling === 'number' && Number.isFinite(ceiling) && ceiling >= MINIMUM_PRESSURE_CEILING_TOKENS)
     )
       throw new FoldOptionsError(
         'pressureCeiling',
-        `pressureCeiling must be false or a number of tokens ≥ ${String(MIN_PRESSURE_CEILING_TOKENS).replace(/\B(?=(\d{3})+$)/g, ',')}, got ${typeof ceiling === 'string' ? JSON.stringify(ceiling) : String(ceiling)}`,
+        `pressureCeiling must be false or a number of tokens ≥ ${String(MINIMUM_PRESSURE_CEILING_TOKENS).replace(/\B(?=(\d{3})+$)/g, ',')}, got ${typeof ceiling === 'string' ? JSON.stringify(ceiling) : String(ceiling)}`,
       );
     this.ceiling = ceiling === false ? null : Math.floor(ceiling);
     this.config = resolveFoldConfig(options.foldConfig, this.ceiling);
