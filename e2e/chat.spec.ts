@@ -59,9 +59,10 @@ test('replays without a key, folds before every call, and keeps its history acro
         const open = indexedDB.open('warpfold-chat-store');
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
-          const read = open.result.transaction('sessions').objectStore('sessions').get('chat');
+          const read = open.result.transaction('records').objectStore('records').get('session/chat');
           read.onsuccess = () => {
-            const record = JSON.parse((read.result as { text: string }).text) as {
+            if (typeof read.result !== 'string') return resolve(-1);
+            const record = JSON.parse(read.result) as {
               kind: string;
               state: { messages: unknown[] };
             };

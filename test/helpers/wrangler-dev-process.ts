@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const WRANGLER = resolve(ROOT, 'node_modules/wrangler/bin/wrangler.js');
 /** wrangler dev bundles and starts workerd; on two busy cores this can take a while. */
 const READY_TIMEOUT_MS = 120_000;
