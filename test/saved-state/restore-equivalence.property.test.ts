@@ -16,6 +16,7 @@ import { readFixtureSessions } from '../fuzz/fixture-script.ts';
 import type { CanonicalScript } from '../helpers/canonical.ts';
 import { DIALECTS, toDialect, type Dialect, type ProviderMessage } from '../helpers/dialects.ts';
 import { preparePoints } from '../helpers/drive.ts';
+import { answer, difference } from '../helpers/compare-answers.ts';
 
 const SEED = Number(process.env.RESTORE_SEED) || 29;
 const RUNS = Number(process.env.RESTORE_RUNS) || 40;
@@ -169,25 +170,6 @@ class EditedHistory {
     }
     return history;
   }
-}
-
-/** An outcome as bytes, or the error a refused call threw. */
-function answer(run: () => unknown): string {
-  try {
-    return JSON.stringify(run());
-  } catch (error) {
-    return `threw ${(error as Error).name}: ${(error as Error).message}`;
-  }
-}
-
-/** Where two answers first differ, briefly, or undefined. */
-function difference(actual: string, expected: string): string | undefined {
-  if (actual === expected) return undefined;
-  let at = 0;
-  while (at < actual.length && at < expected.length && actual[at] === expected[at]) at++;
-  const reason = (text: string) =>
-    /"epochReason":"([a-z-]+)"/.exec(text)?.[1] ?? (text.startsWith('threw') ? text.slice(0, 120) : 'none');
-  return `live: ${reason(expected)}, restored: ${reason(actual)}; first difference at char ${at}: …${expected.slice(Math.max(0, at - 40), at + 40)}… against …${actual.slice(Math.max(0, at - 40), at + 40)}…`;
 }
 
 const replay = fc.record({

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { FoldSession, FoldStateError, type FoldPrepareOptions, type ProviderMessage } from '../../src/index.ts';
+import { answer, difference } from '../helpers/compare-answers.ts';
 
 interface RecordedCase {
   readonly ceiling: number;
@@ -25,24 +26,6 @@ const countTokens = (text: string) => counted.get(text) ?? counted.set(text, o20
 
 const FIXTURES = new URL('../fixtures/restore/', import.meta.url);
 const readCase = (name: string) => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8')) as RecordedCase;
-
-/** An outcome, or the error a refused call threw, as bytes. */
-function answer(run: () => unknown): string {
-  try {
-    return JSON.stringify(run());
-  } catch (error) {
-    return `threw ${(error as Error).name}: ${(error as Error).message}`;
-  }
-}
-
-/** Where two answers first differ, briefly (a view runs to tens of kilobytes), or undefined. */
-function difference(actual: string, expected: string): string | undefined {
-  if (actual === expected) return undefined;
-  let at = 0;
-  while (at < actual.length && at < expected.length && actual[at] === expected[at]) at++;
-  const reason = (text: string) => /"epochReason":"([a-z-]+)"/.exec(text)?.[1] ?? 'none';
-  return `expected epochReason ${reason(expected)}, got ${reason(actual)}; first difference at char ${at}: …${expected.slice(Math.max(0, at - 40), at + 40)}… against …${actual.slice(Math.max(0, at - 40), at + 40)}…`;
-}
 
 /**
  * Replays a case; after every call a session restored from the live one's snapshot must take the
