@@ -14,7 +14,6 @@ export type { SavedFoldSession } from './freeze/saved-format.ts';
 export type { EpochReason } from './freeze/freeze-state.ts';
 export {
   DEFAULT_FOLD_CONFIG,
-  TIGHT_FOLD_CONFIG,
   type FoldConfig,
   type FoldConfigOverrides,
 } from './fold/fold-config.ts';

@@ -1,9 +1,3 @@
 export { extractVerbatimContextLabel } from './context-label.ts';
 export { nominateVerbatim } from './nominate-verbatim.ts';
-export {
-  CLOSET_MARK,
-  renderCloset,
-  renderClosetFrom,
-  type ClosetOccurrence,
-  type ClosetOptions,
-} from './render-closet.ts';
+export { CLOSET_MARK, renderCloset, type ClosetOccurrence, type ClosetOptions } from './render-closet.ts';

@@ -4,7 +4,7 @@ import type { PhraseIndex } from '../text/phrase-index.ts';
 import type { BandRequest, LineTokenCache } from './build-band.ts';
 import type { Band } from './band.ts';
 import type { FoldConfig } from './fold-config.ts';
-import { DEFAULT_WINDOW_FRACTION } from '../closet/render-closet.ts';
+import { DEFAULT_LINE_VALUE_WEIGHTS } from './line-value.ts';
 
 /** What the view already holds before a band: lines, phrase keys and identifiers it need not repeat. */
 export interface PresentInView {
@@ -62,10 +62,8 @@ export function bandRequest(input: BandRequestInput): BandRequest {
     phrases: input.transcript.phrases,
     pinned: input.pinned,
     withPreamble: input.withPreamble,
-    weights: input.config.lineWeights,
+    weights: DEFAULT_LINE_VALUE_WEIGHTS,
     closetFraction: input.closetFraction ?? input.config.closetFraction,
-    closetWindowFraction: input.config.closetWindowFraction ?? DEFAULT_WINDOW_FRACTION,
-    callShare: input.config.callShare,
     rawTokens: input.transcript.tokensBetween(input.start, input.end),
     ...(input.estimateScale === undefined ? {} : { estimateScale: input.estimateScale }),
     ...(input.lineTokens === undefined ? {} : { lineTokens: input.lineTokens }),

@@ -1,4 +1,4 @@
-import { prepareCloset, type ClosetOccurrence } from '../closet/render-closet.ts';
+import { lastLineAround, messageIdentifiers, prepareCloset, type ClosetOccurrence } from '../closet/render-closet.ts';
 import { rawTextHolding } from '../messages/raw-text-holding.ts';
 import { sealContents } from './band-contents.ts';
 import { recordBandBuild, type ClosetEntry } from './band-receipt.ts';
@@ -6,7 +6,7 @@ import type { TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
 import { candidateLines, type ClosetOnlyIdentifier } from './candidate-lines.ts';
-import { argumentTemplates, outputTemplates, proseOf } from './line-templates.ts';
+import { argumentTemplates, collapse, outputTemplates, proseOf } from './line-templates.ts';
 import type { FoldLine } from './fold-line.ts';
 import { lineGroups, renderLines } from './render-lines.ts';
 import { createLineSelector } from './select-lines.ts';
@@ -40,10 +40,6 @@ export interface BandRequest {
   readonly withPreamble: boolean;
   readonly weights: LineValueWeights;
   readonly closetFraction: number;
-  /** Share of the closet given to windows of the words around a value. */
-  readonly closetWindowFraction: number;
-  /** Share of the band that guarantees skeleton lines to the newest calls; older ones compete on value. */
-  readonly callShare: number;
   readonly rawTokens: number;
   /** Exact tokens per estimated token seen in earlier bands: a first guess that saves attempts. */
   readonly estimateScale?: number;
@@ -59,7 +55,7 @@ export interface BandRequest {
  * a few hundred lines at 16,000 tokens and a few thousand at the largest ceilings; lines of bands
  * long sealed are not measured again. Each entry holds its line's text (about 200 bytes).
  */
-export const LINE_TOKEN_CACHE_CAPACITY = 8_192;
+export const LINE_TOKEN_CACHE_CAPACITY = 4_096;
 
 /** Per-session memo of line token counts, in two generations (as BoundedWeakMap, for string keys). */
 export class LineTokenCache {
@@ -105,6 +101,7 @@ export function readAheadLines(message: CanonicalMessage): void {
   if (message.role !== 'tool') proseOf(message);
   for (const call of message.toolCalls) argumentTemplates(call, SKELETON_WIDTH);
   for (const result of message.toolResults) outputTemplates(result);
+  messageIdentifiers(message);
 }
 
 /** The newest calls keep their skeleton line whatever the budget. */
@@ -171,47 +168,59 @@ function originsOf(
   };
 }
 
-const LANE: Record<FoldLine['kind'], ClosetOccurrence['lane']> = {
-  user: 'user',
-  assistant: 'agent',
-  reasoning: 'agent',
-  call: 'agent',
-  argument: 'agent',
-  output: 'tool',
-  error: 'tool',
-};
-
 /** Where a skeleton line's tool name starts, after the `▸ ` mark. */
 const CALL_NAME_AT = 2;
 
 /** Closet candidates straight from the fold's lines: every identifier was found once, when the line was read. */
 function closetOccurrences(
+  messages: readonly CanonicalMessage[],
   lines: readonly FoldLine[],
-  shapes: readonly string[],
   closetOnly: readonly ClosetOnlyIdentifier[],
+  rawStart: number,
+  end: number,
 ): ClosetOccurrence[] {
   const out: ClosetOccurrence[] = [];
-  lines.forEach((line, index) => {
-    // a template's shape was read with the line; a skeleton line has none of its own
-    const shape = line.kind === 'call' ? undefined : shapes[index];
+  for (const line of lines) {
+    // messages read raw give every identifier of every text, not only those of their candidate lines
+    if (line.messageIndex >= rawStart) break;
     for (const { value, kind } of line.identifiers) {
       // `▸ name: key` is the skeleton's own framing: a value read across it is not in the history
       if (line.kind === 'call' && line.text.startsWith(value, CALL_NAME_AT)) continue;
-      out.push({
-        value,
-        kind,
-        source: line.text,
-        messageIndex: line.messageIndex,
-        lane: LANE[line.kind],
-        ...(shape === undefined ? {} : { shape }),
-      });
+      out.push({ value, kind, messageIndex: line.messageIndex });
     }
-  });
-  for (const { identifier, source, messageIndex } of closetOnly)
-    out.push({ value: identifier.value, kind: identifier.kind, source, messageIndex, lane: 'tool' });
+  }
+  for (const { identifier, messageIndex } of closetOnly)
+    if (messageIndex < rawStart) out.push({ value: identifier.value, kind: identifier.kind, messageIndex });
+  for (let index = rawStart; index < end; index++)
+    for (const { value, kind } of messageIdentifiers(messages[index])) out.push({ value, kind, messageIndex: index });
   return out;
 }
 
+/**
+ * The line around the last occurrence of `value` from message `from` on: a call's fold lines sit
+ * at its message while its output is in the messages after it, up to the next agent message.
+ */
+function lastLineFrom(
+  messages: readonly CanonicalMessage[],
+  value: string,
+  from: number,
+  end: number,
+): string | undefined {
+  let found: string | undefined;
+  for (let index = from; index < end; index++) {
+    if (index > from && messages[index].role === 'assistant') break;
+    found = lastLineAround(messages[index], value) ?? found;
+  }
+  return found;
+}
+
+/** Whether messages [from, end) hold `value` anywhere: the view shows them raw, with its newer line. */
+function heldRaw(messages: readonly CanonicalMessage[], value: string, from: number, end: number): boolean {
+  return rawTextHolding((index) => messages[index], value, from, end) !== undefined;
+}
+
+/** Share of a band that guarantees a skeleton line to the newest calls (a tenth: the record of what was just done); older ones compete on value. */
+const NEWEST_CALLS_SHARE = 0.1;
 /** Tokens the header's message framing adds to its estimate. */
 const INTRO_FRAMING_TOKENS = 4;
 /** Kept back from the lines for the one line that counts omitted calls, written after the pick. */
@@ -257,13 +266,18 @@ export function buildBand(request: BandRequest): Band {
     request.pinned,
     request.sealed,
   );
-  const lines = guaranteeNewestCalls(candidates.lines, request.callShare * (budgetTokens - introTokens));
+  const lines = guaranteeNewestCalls(candidates.lines, NEWEST_CALLS_SHARE * (budgetTokens - introTokens));
   const closetOf = prepareCloset(
-    closetOccurrences(lines, candidates.shapes, candidates.closetOnly),
-    start,
-    end,
-    (value, from) => rawTextHolding((index) => messages[index], value, from, end)?.text,
+    closetOccurrences(messages, lines, candidates.closetOnly, candidates.rawStart, end),
+    (value, from) => lastLineFrom(messages, value, from, end),
   );
+  // a value the raw tail holds again is shown there, on its newer line
+  const laterRaw = new Map<string, boolean>();
+  const heldLater = (value: string) => {
+    let held = laterRaw.get(value);
+    if (held === undefined) laterRaw.set(value, (held = heldRaw(messages, value, end, messages.length)));
+    return held;
+  };
   const closetBudget = Math.max(0, request.closetFraction * budgetTokens);
   const lineTokens = request.lineTokens ?? new LineTokenCache(countTokens);
   const measure = (text: string) => messageTokensUpperBound(request.userRole, text, lineTokens);
@@ -285,19 +299,14 @@ export function buildBand(request: BandRequest): Band {
     const picked = select(lineBudget, scale);
     const omittedNames = omittedCalls(lines, new Set(picked), candidates.omitted);
     const omitted = omittedCallsLine(omittedNames);
-    // each picked value and the newest message a picked line shows it at
-    const pickedIdentifiers = new Map<string, number>();
-    for (const line of picked)
-      for (const { value } of line.identifiers)
-        pickedIdentifiers.set(value, Math.max(pickedIdentifiers.get(value) ?? -1, line.messageIndex));
     const body = [omitted, renderLines(picked)].filter(Boolean).join('\n');
     const closetEntries: ClosetEntry[] = [];
+    const shownBody = collapse(body);
     const closet = closetOf({
       budgetTokens: closetBudget,
-      windowFraction: request.closetWindowFraction,
       kept: closetEntries,
-      isPresent: (value) => request.presentIdentifiers.has(value) || pickedIdentifiers.has(value),
-      isShownAt: (value, messageIndex) => (pickedIdentifiers.get(value) ?? -1) >= messageIndex,
+      isPresent: heldLater,
+      isShown: (line) => shownBody.includes(line),
     });
     const text = [intro, body, closet].filter(Boolean).join('\n');
     const tokens = measure(text);
@@ -316,6 +325,8 @@ export function buildBand(request: BandRequest): Band {
     if (estimated > 0 && real > 0) scale = Math.max(MIN_ESTIMATE_SCALE, real / estimated);
     if (tokens > budgetTokens) lineBudget -= (tokens - budgetTokens) * OVERSHOOT_CORRECTION;
     else if (tokens >= CLOSE_ENOUGH * budgetTokens || picked.length === lines.length) break;
+    // room the closet left unused goes to lines
+    else lineBudget += budgetTokens - tokens;
     if (lineBudget <= 0) lineBudget = 0;
     if (lineBudget === 0 && attempt > 0) break;
   }

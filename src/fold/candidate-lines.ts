@@ -165,6 +165,8 @@ export interface Candidates {
   readonly closetOnly: ClosetOnlyIdentifier[];
   /** Calls of sealed bands re-folded from their lines that those bands only counted, by name. */
   readonly omitted: ReadonlyMap<string, number>;
+  /** The first message read raw: the ones before it come from sealed bands' lines. */
+  readonly rawStart: number;
 }
 
 /**
@@ -226,5 +228,5 @@ export function candidateLines(
     }
   }
   assignIdentifierValues(builder.lines, builder.shapes, weights);
-  return { lines: builder.lines, shapes: builder.shapes, closetOnly, omitted };
+  return { lines: builder.lines, shapes: builder.shapes, closetOnly, omitted, rawStart };
 }

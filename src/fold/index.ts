@@ -3,7 +3,7 @@ export { buildBand, FOLD_PREAMBLE, type BandRequest } from './build-band.ts';
 export type { Band } from './band.ts';
 export type { BandReceipt, IdentifierReceipt, LineReceipt, ToolCallReceipt, ToolCallShown } from './band-receipt.ts';
 export { FOLD_ACKNOWLEDGEMENT } from './fold-acknowledgement.ts';
-export { ALWAYS_ON_FOLD_CONFIG, foldConfigForCeiling, MIN_TAIL_CAP_TOKENS, resolveFoldConfig } from './fold-config.ts';
+export { ALWAYS_ON_FOLD_CONFIG, resolveFoldConfig } from './fold-config.ts';
 export { foldContext, type FoldContextOptions, type FoldResult } from './fold-context.ts';
 export { DEFAULT_LINE_VALUE_WEIGHTS, type LineValueWeights } from './line-value.ts';
 export { skeletonLine } from './skeleton-line.ts';

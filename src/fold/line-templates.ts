@@ -152,7 +152,7 @@ function textLines(text: string): string[] {
  * merges re-fold nearly all of it, while in a 10,000-message session the lines of messages folded
  * long ago are let go and read again only when a merge reaches back to them.
  */
-export const TEMPLATE_CACHE_LINES = 8_192;
+export const TEMPLATE_CACHE_LINES = 4_096;
 
 const proseCache = new BoundedWeakMap<CanonicalMessage, { reasoning: LineTemplate[]; text: LineTemplate[] }>(
   TEMPLATE_CACHE_LINES,

@@ -4,8 +4,8 @@ import type { FoldLineKind } from './fold-line.ts';
 /**
  * Expected reuse per token of a folded line, measured on real agent sessions: agents re-use
  * their own long explanations and the phrases they already repeat far more than anything else,
- * then their own commands; tool output is rarely quoted again except failures, diffs and lines
- * the agent has already put in its own words (a file it wrote, a spec it quoted).
+ * then their own commands; tool output is rarely quoted again except failures and diffs (its
+ * identifiers keep their lines in the closet).
  */
 export interface LineValueWeights {
   readonly assistant: number;
@@ -17,8 +17,6 @@ export interface LineValueWeights {
   readonly user: number;
   readonly reasoning: number;
   readonly output: number;
-  /** Extra density for tool output the agent has put in its own words (wrote, quoted): it quotes such lines again. */
-  readonly outputEchoed: number;
   /** Lines a diff removes; lines it adds count as the agent's own arguments. */
   readonly diff: number;
   readonly error: number;
@@ -37,7 +35,6 @@ export const DEFAULT_LINE_VALUE_WEIGHTS: LineValueWeights = {
   user: 0.01,
   reasoning: 0.03,
   output: 0.012,
-  outputEchoed: 0.2,
   diff: 0.02,
   error: 0.04,
   identifier: 0.5,
@@ -86,12 +83,7 @@ export function wordDensity(
       return weights.error;
     case 'output':
       if (ADDED_LINE.test(text)) return short * weights.argument;
-      // echoed: the agent or user wrote these words somewhere (a file it wrote, a spec it quoted)
-      return (
-        short *
-        ((REMOVED_LINE.test(text) ? weights.diff : weights.output) +
-          weights.outputEchoed * sharedShare(phrases, index, 1))
-      );
+      return short * (REMOVED_LINE.test(text) ? weights.diff : weights.output);
     case 'call':
       return 0;
   }

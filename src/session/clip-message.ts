@@ -1,4 +1,4 @@
-import type { FoldConfig } from '../fold/fold-config.ts';
+import { liveOutputCap, type FoldConfig } from '../fold/fold-config.ts';
 import type { ClippedMessage } from '../freeze/freeze-state.ts';
 import { countsReasoningIn, plainMessageText } from '../messages/plain-text.ts';
 import type { TokenCounter, Transcript } from '../messages/transcript.ts';
@@ -82,15 +82,9 @@ export interface LiveOutputShare {
   readonly floor: number;
 }
 
-/** The config's live-output shares of `ceilingTokens`; a config without them never clips below the ceiling. */
-export function liveOutputShare(
-  config: Pick<FoldConfig, 'liveOutputFraction' | 'liveOutputFloorFraction'>,
-  ceilingTokens: number,
-): LiveOutputShare {
-  return {
-    cap: (config.liveOutputFraction ?? 1) * ceilingTokens,
-    floor: (config.liveOutputFloorFraction ?? 0) * ceilingTokens,
-  };
+/** What the live step's outputs may take together under `ceilingTokens`: the working set over `outputsPerWorkingSet`. */
+export function liveOutputShare(config: FoldConfig, ceilingTokens: number): LiveOutputShare {
+  return { cap: liveOutputCap(config, ceilingTokens), floor: 0 };
 }
 
 /**

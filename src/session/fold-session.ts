@@ -29,7 +29,7 @@ import { RecallLane } from './recall-lane.ts';
 import { countedBudget, observeCalibration } from './calibration.ts';
 import type { Calibration } from '../freeze/calibration.ts';
 import { createRecallState } from '../recall/recall-state.ts';
-import { chooseHeadEnd, planFold } from './plan-fold.ts';
+import { chooseHeadEnd, lastCut, planFold } from './plan-fold.ts';
 import { FOLD_ACKNOWLEDGEMENT } from '../fold/fold-acknowledgement.ts';
 import { leadingSystemCount } from '../messages/leading-system.ts';
 import { syntheticMessageTokens } from '../messages/synthetic-tokens.ts';
@@ -47,7 +47,8 @@ export { FOLD_ACKNOWLEDGEMENT } from '../fold/fold-acknowledgement.ts';
 /** Fingerprints are unsigned, so a restored state marked with this one never matches a config: it re-seals. */
 const UNKNOWN_CONFIG_FINGERPRINT = -1;
 
-/** Below this a ceiling leaves no room for a head, a band and a live step. */
+/** A rebirth seed takes at most half the room: the other half is for the history that follows it. */
+const SEED_FRACTION = 0.5;
 /** A rebirth seed is built to this share of its budget: the seed builder counts lines, the message adds its framing. */
 const SEED_HEADROOM = 0.95;
 
@@ -110,7 +111,7 @@ export class FoldSession {
         `pressureCeiling must be false or a number of tokens ≥ ${String(MINIMUM_PRESSURE_CEILING_TOKENS).replace(/\B(?=(\d{3})+$)/g, ',')}, got ${typeof ceiling === 'string' ? JSON.stringify(ceiling) : String(ceiling)}`,
       );
     this.ceiling = ceiling === false ? null : Math.floor(ceiling);
-    this.config = resolveFoldConfig(options.foldConfig, this.ceiling);
+    this.config = resolveFoldConfig(options.foldConfig);
     const freeze = options.freeze;
     this.freezeConfig =
       freeze === false
@@ -277,7 +278,11 @@ export class FoldSession {
         foldAtTokens: limit,
         ceilingTokens: ceiling === null ? Number.POSITIVE_INFINITY : countedBudget(calibration, ceiling),
         tailChars: this.tailChars(),
-        tailTokens: transcript.tokensBetween(Math.min(this.state.coveredEnd, transcript.length), transcript.length),
+        // a tail that is only the live step has nothing to fold: it never triggers an epoch of its own
+        tailTokens:
+          lastCut(transcript, this.state.coveredEnd) > this.state.coveredEnd
+            ? transcript.tokensBetween(Math.min(this.state.coveredEnd, transcript.length), transcript.length)
+            : 0,
         tailCapTokens: tailCapTokens(this.config, ceiling) / calibration.factor,
         alwaysOn: this.config.alwaysOn === true,
         now,
@@ -434,7 +439,7 @@ export class FoldSession {
     const budget = Number.isFinite(limit) ? limit : transcript.tokensBetween(0, transcript.length);
     const headEnd = transcript.tokensBetween(0, systems) <= this.config.headFraction * budget ? systems : 0;
     const seedBudget = Math.floor(
-      Math.min(this.config.seedFraction * budget, budget - transcript.tokensBetween(0, headEnd)) * SEED_HEADROOM,
+      Math.min(SEED_FRACTION * budget, budget - transcript.tokensBetween(0, headEnd)) * SEED_HEADROOM,
     );
     const text = hostSeed?.trim()
       ? hostSeed.trim()

@@ -2,7 +2,7 @@ import { contentsOf } from '../fold/band-contents.ts';
 import { bandRequest, type PresentInView } from '../fold/band-request.ts';
 import { buildBand, type LineTokenCache } from '../fold/build-band.ts';
 import type { Band } from '../fold/band.ts';
-import type { FoldConfig } from '../fold/fold-config.ts';
+import { mergeTargetTokens, type FoldConfig } from '../fold/fold-config.ts';
 import type { Transcript, TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import type { ClippedMessage, RebirthSeedState } from '../freeze/freeze-state.ts';
@@ -50,16 +50,9 @@ export function chooseHeadEnd(transcript: Transcript, limitTokens: number, headF
 }
 
 /** The last index a raw tail may start at: the live step always stays raw. */
-function lastCut(transcript: Transcript, from: number): number {
+export function lastCut(transcript: Transcript, from: number): number {
   for (let i = transcript.length - 1; i > from; i--) if (transcript.isSafeCut(i)) return i;
   return from;
-}
-
-/** Smallest safe cut in [from, last] whose tail fits `budget`, else `last`. */
-function cutForTail(transcript: Transcript, from: number, last: number, budget: number): number {
-  const end = transcript.length;
-  for (let i = from; i < last; i++) if (transcript.isSafeCut(i) && transcript.tokensBetween(i, end) <= budget) return i;
-  return last;
 }
 
 /** Membership across several sets without copying them into one. */
@@ -107,21 +100,13 @@ function presentIn(
 }
 
 /**
- * Raw history one merge re-reads, in ceilings. Re-reading the raw messages of the bands a merge
- * re-folds keeps it as good as a first fold: re-folding every band from the lines it shows
- * instead lost far in-context on dev (98.7% to 98.2% at 16,000, 97.3% to 94.2% at 8,000) and on
- * dev2 (98.8% to 96.3% at 16,000). But the cost grows with the history: on a 1,500-turn session
- * a merge of every band took 1.8 s. So a merge re-reads its newest bands while they and the new
- * stretch total at most this many ceilings, and re-folds older ones from their lines. At 8 (with
- * REFOLD_RAW_MIN_TOKENS) every dev and dev2 figure at 2,000 to 32,000 is unchanged; at 4
- * ceilings, far in-context at 8,000 fell.
+ * Raw history one merge re-reads, in ceilings: re-reading the raw messages of the bands it
+ * re-folds keeps a merge as good as a first fold, but the work grows with the history, so a merge
+ * re-reads its newest bands while they and the new stretch total at most this many ceilings, and
+ * re-folds older ones from their lines (history in docs/tuning.md).
  */
 export const REFOLD_RAW_CEILINGS = 8;
-/**
- * Below 16,000 tokens eight ceilings are little work, and small bands lean on re-reading: with
- * the bound at 8 ceilings, far in-context on dev fell from 81.2% to 78.9% at 4,000 and from 64.6%
- * to 58.3% at 2,000. So a merge may always re-read this many tokens.
- */
+/** Small windows lean on re-reading, and eight of them are little work: a merge may always re-read this many tokens. */
 export const REFOLD_RAW_MIN_TOKENS = 128_000;
 
 /** Raw tokens one merge may re-read at a ceiling. */
@@ -164,10 +149,9 @@ export function latestInstruction(transcript: Transcript): number {
 }
 
 /**
- * Plans an epoch: fold the stretch after the sealed bands into a new band, leaving a raw tail
- * near `tailFraction` of the ceiling; re-fold the newest bands (all of them only when newer history would end up sparser than older) when they grow past their share or
- * the view still does not fit; halve the tail if needed. Null when even the smallest tail does
- * not fit (the session then clips or starts a hard epoch).
+ * Plans an epoch: fold everything after the sealed bands but the live step into a new band; when
+ * the bands would outgrow their share, or the view its limit, re-fold every band with it down to
+ * the merge target. Null when even that does not fit (the session then clips or starts a hard epoch).
  */
 export function planFold(input: FoldPlanInput): FoldPlan | null {
   const { transcript, config, limitTokens, ceilingTokens } = input;
@@ -205,35 +189,26 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
   };
 
   /**
-   * One new band over [start of bands j…, cut): j = bands.length folds only the new stretch;
-   * smaller j also re-folds the newest bands with it (a merge). The largest j that fits wins, so
-   * the fewest sealed bands are rewritten. A merge keeps the re-folded, newer history at least as
-   * dense as the older bands it leaves alone; j = 0 re-folds everything.
+   * One new band over the new stretch, appended after the sealed bands; when the bands would
+   * outgrow their room (or the view its limit), one band over everything folded instead (a merge),
+   * down to the merge target.
    */
   const foldFrom = (cut: number, tailTokens: number): { bands: Band[]; merged: boolean } | null => {
     const bands = input.bands;
     const newStart = Math.max(input.coveredEnd, foldStart);
-    const mergeTarget = Math.min(config.mergeFraction * ceilingTokens, limitTokens - fixedTokens - tailTokens);
-    let kept = bandsTokens(bands);
-    for (let j = bands.length; j >= 0; j--) {
-      if (j < bands.length) kept -= bands[j].tokens + input.ackTokens;
-      if (j === bands.length - 1 && j > 0 && cut <= newStart) continue; // re-folding one band alone frees nothing
-      const start = j === bands.length ? newStart : j === 0 ? foldStart : bands[j].start;
+    const mergeTarget = Math.min(mergeTargetTokens(config, ceilingTokens), limitTokens - fixedTokens - tailTokens);
+    for (const j of new Set([bands.length, 0])) {
+      const kept = j === 0 ? 0 : bandsTokens(bands);
+      const start = j === 0 ? foldStart : newStart;
       if (cut <= start) continue;
-      const raw = transcript.tokensBetween(start, cut);
       // a band never holds more of one huge output than the view shows of it live
-      const shown = raw - oversizeBetween(transcript, start, cut, outputShare.cap);
-      let budget: number;
-      if (j === bands.length) {
-        budget = Math.min(config.bandRatio * shown, config.bandFraction * ceilingTokens);
-        if (kept + budget + input.ackTokens > config.bandsFraction * ceilingTokens) continue;
-      } else {
-        const room = mergeTarget - kept - input.ackTokens;
-        if (j > 0 && room < (kept / Math.max(1, transcript.tokensBetween(foldStart, start))) * raw) continue;
-        // a merge that re-folds every band leaves part of the target free, so the next merge can
-        // re-fold only the newest bands into it instead of every band again
-        budget = Math.min(config.bandRatio * shown, j === 0 ? room * (config.fullMergeShare ?? 1) : room);
-      }
+      const shown = transcript.tokensBetween(start, cut) - oversizeBetween(transcript, start, cut, outputShare.cap);
+      // a band over everything, first or merged, takes the merge target at most
+      const budget = Math.min(
+        config.bandRatio * shown,
+        j === 0 ? mergeTarget - input.ackTokens : Number.POSITIVE_INFINITY,
+      );
+      if (j > 0 && kept + budget + input.ackTokens > config.bandsFraction * ceilingTokens) continue;
       const one = band(start, cut, budget, bands.slice(0, j));
       if (!one || fixedTokens + kept + one.tokens + input.ackTokens + tailTokens > limitTokens) continue;
       return { bands: [...bands.slice(0, j), one], merged: j < bands.length };
@@ -241,14 +216,10 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
     return null;
   };
 
-  for (const tailShare of new Set([config.tailFraction, config.tailFraction / 2, 0])) {
-    const cut = cutForTail(transcript, Math.max(input.coveredEnd, foldStart), last, tailShare * ceilingTokens);
-    const tail = clipOversizedOutputs(transcript, cut, outputShare, input.countTokens);
-    const folded = foldFrom(cut, tail.tokens);
-    if (folded) {
-      const viewTokens = fixedTokens + bandsTokens(folded.bands) + tail.tokens;
-      return { bands: folded.bands, coveredEnd: cut, clipped: tail.clipped, viewTokens, merged: folded.merged };
-    }
-  }
-  return null;
+  // only the live step stays raw: the newest stretch folds at the highest fidelity instead
+  const tail = clipOversizedOutputs(transcript, last, outputShare, input.countTokens);
+  const folded = foldFrom(last, tail.tokens);
+  if (!folded) return null;
+  const viewTokens = fixedTokens + bandsTokens(folded.bands) + tail.tokens;
+  return { bands: folded.bands, coveredEnd: last, clipped: tail.clipped, viewTokens, merged: folded.merged };
 }

@@ -20,7 +20,6 @@ const VALUES = [
   'FoldSession',
   'FoldStateError',
   'ProviderInputError',
-  'TIGHT_FOLD_CONFIG',
   'WarpfoldError',
 ];
 

@@ -130,40 +130,6 @@ describe('folded lines', () => {
   });
 });
 
-describe('tool output the agent has echoed', () => {
-  const spec = Array.from(
-    { length: 24 },
-    (_, n) => `Scenario ${n}: the reader opens shelf ${n} and sees every borrowed title listed by due date`,
-  );
-  const quoted = (n: number): ProviderMessage[] => [
-    { role: 'system', content: 'You are a coding agent.' },
-    { role: 'user', content: 'Implement the reading list feature from the spec.' },
-    {
-      role: 'assistant',
-      content: null,
-      tool_calls: [
-        { id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"docs/spec.feature"}' } },
-      ],
-    },
-    { role: 'tool', tool_call_id: 'c1', content: spec.join('\n') },
-    { role: 'assistant', content: 'I have read the spec.' },
-    { role: 'user', content: 'Which scenario comes first?' },
-    { role: 'assistant', content: `We start with ${spec[n]}.` },
-  ];
-  const keeps = (n: number) => foldText(foldContext(quoted(n), { turnsToFold: 1, budgetTokens: 300 }).messages);
-
-  it('keeps the output line the agent quoted later over lines it never used', () => {
-    for (const [mine, other] of [
-      [5, 17],
-      [17, 5],
-    ]) {
-      const text = keeps(mine);
-      expect(text).toContain(spec[mine]);
-      expect(text).not.toContain(spec[other]);
-    }
-  });
-});
-
 describe('a fold after the raw head', () => {
   it('does not repeat words the raw head already shows', () => {
     const task =

@@ -46,7 +46,7 @@ const script = (steps: readonly CanonicalStep[]): CanonicalScript => ({
 /** Small reads until an epoch has sealed a second band, then the whole-file Write: the outcomes just before it and at it. */
 function replay(
   dialect: Dialect,
-  foldConfig?: { liveOutputFraction?: number },
+  foldConfig?: { outputsPerWorkingSet?: number },
 ): { before: FoldOutcome; at: FoldOutcome } {
   const session = new FoldSession({ pressureCeiling: CEILING, countTokens, now: () => 0, foldConfig });
   const steps: CanonicalStep[] = [];

@@ -126,10 +126,10 @@ describe('a merge deep into a long session', () => {
       history.push(...(first.role === 'user' ? rest : [first, ...rest]));
       if (turn % 40 === 39) snapshots.push({ turn: turn + 1, state: original.snapshot(), history: history.slice() });
     }
-    const saved = JSON.parse(snapshots[snapshots.length - 1].state) as SavedFoldSession;
+    const saved = snapshots.map((snapshot) => JSON.parse(snapshot.state) as SavedFoldSession);
     // the snapshots carry the origins a later merge re-folds from
-    expect(saved.state.bands.length).toBeGreaterThan(1);
-    expect(saved.state.bands.every((band) => band.origins !== undefined)).toBe(true);
+    expect(Math.max(...saved.map((one) => one.state.bands.length))).toBeGreaterThan(1);
+    expect(saved.every((one) => one.state.bands.every((band) => band.origins !== undefined))).toBe(true);
     for (const snapshot of snapshots) {
       const restored = new FoldSession({
         pressureCeiling: CEILING,

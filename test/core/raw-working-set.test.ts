@@ -1,35 +1,24 @@
 /**
- * The raw tail folds under the ceiling once it passes the larger of a share of the ceiling and the
- * raw working set: an agent's last few steps take about the same tokens in any window, so the
- * working set grows with the window only up to a fixed size, and never takes most of a small one.
+ * The raw tail folds under the ceiling once it passes the working set: an agent's last few steps
+ * take about the same tokens in any window, so the working set is a fixed size, and never more
+ * than its share of a small window.
  */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { FoldSession, type ProviderMessage } from '../../src/index.ts';
-import {
-  DEFAULT_FOLD_CONFIG,
-  foldConfigForCeiling,
-  MIN_TAIL_CAP_TOKENS,
-  RAW_WORKING_SET_SHARE,
-  RAW_WORKING_SET_TOKENS,
-  tailCapTokens,
-} from '../../src/fold/fold-config.ts';
+import { DEFAULT_FOLD_CONFIG, tailCapTokens } from '../../src/fold/fold-config.ts';
+
+const { workingSetTokens, workingSetShare } = DEFAULT_FOLD_CONFIG;
 
 describe('the raw tail cap', () => {
-  it('is the working-set floor in a small window, the fixed working set at 16,000, and the share of the ceiling in a large one', () => {
-    expect(tailCapTokens(foldConfigForCeiling(8_000), 8_000)).toBe(MIN_TAIL_CAP_TOKENS);
-    expect(tailCapTokens(foldConfigForCeiling(12_000), 12_000)).toBeCloseTo(12_000 * RAW_WORKING_SET_SHARE);
-    expect(tailCapTokens(DEFAULT_FOLD_CONFIG, 16_000)).toBe(RAW_WORKING_SET_TOKENS);
-    expect(tailCapTokens(DEFAULT_FOLD_CONFIG, 24_000)).toBe(RAW_WORKING_SET_TOKENS);
-    expect(tailCapTokens(DEFAULT_FOLD_CONFIG, 200_000)).toBe(200_000 * 0.25);
-    expect(DEFAULT_FOLD_CONFIG.tailTriggerFraction).toBe(0.25);
+  it('is its share of a small window and the fixed working set in a large one', () => {
+    expect(tailCapTokens(DEFAULT_FOLD_CONFIG, 8_000)).toBeCloseTo(8_000 * workingSetShare);
+    expect(tailCapTokens(DEFAULT_FOLD_CONFIG, 16_000)).toBe(workingSetTokens);
+    expect(tailCapTokens(DEFAULT_FOLD_CONFIG, 200_000)).toBe(workingSetTokens);
   });
 
-  it('is unbounded with no ceiling or with the trigger off', () => {
+  it('is unbounded with no ceiling', () => {
     expect(tailCapTokens(DEFAULT_FOLD_CONFIG, null)).toBe(Number.POSITIVE_INFINITY);
-    expect(tailCapTokens({ ...DEFAULT_FOLD_CONFIG, tailTriggerFraction: false }, 16_000)).toBe(
-      Number.POSITIVE_INFINITY,
-    );
   });
 
   it('lets a session at 16,000 keep a raw tail past a quarter of the ceiling and fold it once it passes the working set', () => {
@@ -73,7 +62,7 @@ describe('the raw tail cap', () => {
       if (session.prepare(history).stats.epochReason) tailAtFirstEpoch = tail;
     }
     expect(tailAtFirstEpoch).toBeDefined();
-    expect(tailAtFirstEpoch!).toBeGreaterThan(MIN_TAIL_CAP_TOKENS + 1_000);
-    expect(tailAtFirstEpoch!).toBeLessThan(RAW_WORKING_SET_TOKENS * 1.2);
+    expect(tailAtFirstEpoch!).toBeGreaterThan(16_000 * 0.25 + 1_000);
+    expect(tailAtFirstEpoch!).toBeLessThan(workingSetTokens * 1.2);
   });
 });

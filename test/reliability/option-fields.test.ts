@@ -5,12 +5,11 @@
  * `closetFraction` used to be dropped, and a string share passed). Every built-in config passes.
  */
 import { describe, expect, it } from 'vitest';
-import { ALWAYS_ON_FOLD_CONFIG, foldConfigForCeiling, foldContext } from '../../src/fold/index.ts';
+import { ALWAYS_ON_FOLD_CONFIG, foldContext } from '../../src/fold/index.ts';
 import {
   DEFAULT_FOLD_CONFIG,
   FoldOptionsError,
   FoldSession,
-  TIGHT_FOLD_CONFIG,
   type FoldConfig,
   type FoldPrepareOptions,
   type FoldSessionOptions,
@@ -38,12 +37,6 @@ describe('a field an options object does not have', () => {
       /FoldSession has no option "closetFraction"; fold settings go under foldConfig, as \{ foldConfig: \{ closetFraction: … \} \}/,
     ],
     [
-      'line weights at the top level',
-      session({ lineWeights: { identifier: 1 } }),
-      'lineWeights',
-      /fold settings go under foldConfig/,
-    ],
-    [
       'a misspelt option',
       session({ pressureCeilng: 8_000 }),
       'pressureCeilng',
@@ -53,13 +46,7 @@ describe('a field an options object does not have', () => {
       'a misspelt fold setting',
       session({ foldConfig: { closetFraktion: 0.15 } }),
       'foldConfig.closetFraktion',
-      /foldConfig has no field "closetFraktion"; its fields are tailFraction, /,
-    ],
-    [
-      'a misspelt line weight',
-      session({ foldConfig: { lineWeights: { identifer: 2 } } }),
-      'foldConfig.lineWeights.identifer',
-      /foldConfig.lineWeights has no field "identifer"/,
+      /foldConfig has no field "closetFraktion"; its fields are safetyFraction, /,
     ],
     [
       'a misspelt freeze setting',
@@ -91,52 +78,22 @@ describe('a value out of its range', () => {
     ],
     [
       'a negative share',
-      session({ foldConfig: { bandRatio: -0.5 } }),
-      'foldConfig.bandRatio',
+      session({ foldConfig: { headFraction: -0.5 } }),
+      'foldConfig.headFraction',
       /must be a number from 0 to 1, got -0.5/,
     ],
-    ['a share above 1', session({ foldConfig: { mergeFraction: 1.5 } }), 'foldConfig.mergeFraction', /got 1.5/],
+    ['a share above 1', session({ foldConfig: { bandsFraction: 1.5 } }), 'foldConfig.bandsFraction', /got 1.5/],
     [
-      'a zero tail trigger',
-      session({ foldConfig: { tailTriggerFraction: 0 } }),
-      'foldConfig.tailTriggerFraction',
-      /must be false or a number above 0 and at most 1, got 0/,
-    ],
-    [
-      'a tail trigger of true',
-      session({ foldConfig: { tailTriggerFraction: true } }),
-      'foldConfig.tailTriggerFraction',
-      /got true/,
+      'an empty working set',
+      session({ foldConfig: { workingSetTokens: 0 } }),
+      'foldConfig.workingSetTokens',
+      /must be a finite number above 0, got 0/,
     ],
     [
       'alwaysOn as a number',
       session({ foldConfig: { alwaysOn: 1 } }),
       'foldConfig.alwaysOn',
       /must be a boolean, got 1/,
-    ],
-    [
-      'a recency that makes old lines weigh less than nothing',
-      session({ foldConfig: { lineWeights: { recency: 3 } } }),
-      'foldConfig.lineWeights.recency',
-      /must be a number from 0 to 2, got 3/,
-    ],
-    [
-      'a NaN weight',
-      session({ foldConfig: { lineWeights: { identifier: Number.NaN } } }),
-      'foldConfig.lineWeights.identifier',
-      /must be a finite number ≥ 0, got NaN/,
-    ],
-    [
-      'length weights of the wrong size',
-      session({ foldConfig: { lineWeights: { assistantLength: [0, 0.1] } } }),
-      'foldConfig.lineWeights.assistantLength',
-      /must be four finite numbers ≥ 0/,
-    ],
-    [
-      'line weights that are not an object',
-      session({ foldConfig: { lineWeights: 0.5 } }),
-      'foldConfig.lineWeights',
-      /foldConfig.lineWeights must be an object, got 0.5/,
     ],
     [
       'a freeze share above 1',
@@ -169,18 +126,6 @@ describe('a value out of its range', () => {
       'config.bandRatio',
       /config.bandRatio is missing/,
     ],
-    [
-      'foldContext with a config missing a line weight',
-      () =>
-        foldContext(history, {
-          config: {
-            ...DEFAULT_FOLD_CONFIG,
-            lineWeights: { ...DEFAULT_FOLD_CONFIG.lineWeights, recency: undefined },
-          } as unknown as FoldConfig,
-        }),
-      'config.lineWeights.recency',
-      /is missing/,
-    ],
   ])('%s', (_, run, option, problem) => {
     const error = optionsError(run);
     expect(error.option).toBe(option);
@@ -190,15 +135,9 @@ describe('a value out of its range', () => {
 });
 
 describe('what the library ships passes its own checks', () => {
-  const ceilings = [1_000, 2_000, 4_000, 8_000, 10_000, 12_000, 16_000, 200_000];
   const configs: Array<[string, FoldConfig]> = [
     ['DEFAULT_FOLD_CONFIG', DEFAULT_FOLD_CONFIG],
-    ['TIGHT_FOLD_CONFIG', TIGHT_FOLD_CONFIG],
     ['ALWAYS_ON_FOLD_CONFIG', ALWAYS_ON_FOLD_CONFIG],
-    ...ceilings.map((ceiling): [string, FoldConfig] => [
-      `foldConfigForCeiling(${ceiling})`,
-      foldConfigForCeiling(ceiling),
-    ]),
   ];
 
   it.each(configs)('%s as a session override and as a whole foldContext config', (_, config) => {
@@ -207,21 +146,10 @@ describe('what the library ships passes its own checks', () => {
     expect(foldContext(history, { config, turnsToFold: 1 }).turnsFolded).toBeLessThanOrEqual(1);
   });
 
-  it('a config saved before its optional settings existed is still a whole config', () => {
-    const { fullMergeShare, closetWindowFraction, liveOutputFraction, liveOutputFloorFraction, ...older } =
-      DEFAULT_FOLD_CONFIG;
-    expect(
-      [fullMergeShare, closetWindowFraction, liveOutputFraction, liveOutputFloorFraction].every(
-        (value) => value !== undefined,
-      ),
-    ).toBe(true);
-    expect(() => foldContext(history, { config: older as FoldConfig })).not.toThrow();
-  });
-
   it('settings given as undefined are absent, as a saved options object may have them', () => {
     const folded = new FoldSession({
       pressureCeiling: 8_000,
-      foldConfig: { liveOutputFraction: undefined, closetWindowFraction: undefined },
+      foldConfig: { closetFraction: undefined, alwaysOn: undefined },
     }).prepare(history);
     expect(folded.messages.length).toBeGreaterThan(0);
   });
