@@ -1,11 +1,17 @@
-import { boolean, number, optionalFields, record, type Check, type Fields } from '../validation/check.ts';
+import { boolean, is, number, optionalFields, record, type Check, type Fields } from '../validation/check.ts';
 import { checkOption } from '../validation/check-option.ts';
 import type { FoldConfig, FoldConfigOverrides } from './fold-config.ts';
 
 const share = number(0, 1);
 /** A share above 0: a share of 0 would leave no room for what it sizes. */
-const positiveShare = number(Number.MIN_VALUE, 1);
-const positive = number(Number.MIN_VALUE);
+const positiveShare = is<number>(
+  (value) => typeof value === 'number' && value > 0 && value <= 1,
+  'a number above 0 and at most 1',
+);
+const positive = is<number>(
+  (value) => typeof value === 'number' && Number.isFinite(value) && value > 0,
+  'a finite number above 0',
+);
 
 /** The settings FoldConfig declares optional. */
 const OPTIONAL_SETTINGS: ReadonlyArray<keyof FoldConfig> = ['alwaysOn'];
@@ -28,7 +34,7 @@ const FOLD_CONFIG_CHECKS: Fields<FoldConfig> = {
 export const FOLD_CONFIG_FIELDS: readonly string[] = Object.keys(FOLD_CONFIG_CHECKS);
 
 /** A host's fold overrides: only settings a fold config has, each in its range. */
-export const foldConfigOverrides: Check<FoldConfigOverrides> = record(FOLD_CONFIG_CHECKS, true);
+export const foldConfigOverrides: Check<FoldConfigOverrides> = record(optionalFields(FOLD_CONFIG_CHECKS), true);
 
 /** Checks a whole fold config: every setting the type requires must be there. */
 export function checkFoldConfig(value: unknown, option: string): FoldConfig {
