@@ -3,7 +3,7 @@
  * bounded, cache-stable view of a provider-shaped history.
  *
  * The root entry holds what every host needs: the session with its options, outcome and receipt,
- * the saved state, the fold-config presets, the message and counter types, and the errors a host
+ * the saved state, the default fold config, the message and counter types, and the errors a host
  * catches. Every other public name lives in exactly one subpath (package.json `exports`);
  * `test/architecture/public-api.test.ts` pins both rules.
  */
