@@ -289,7 +289,6 @@ export function buildBand(request: BandRequest): Band {
   // when nothing fits the budget, the smallest attempt (mandatory lines only) still stands; callers check its size
   let smallest: Attempt | undefined;
   let previousText = '';
-  let previousEstimate = -1;
   const select = createLineSelector(lines, {
     presentLines: request.presentLines,
     presentPhrases: request.presentPhrases,
@@ -313,21 +312,23 @@ export function buildBand(request: BandRequest): Band {
     if (!smallest || tokens < smallest.tokens)
       smallest = { text, omitted, closet, tokens, picked, closetEntries, omittedNames };
     const estimated = picked.reduce((sum, line) => sum + line.estimate, 0);
-    const real = tokens - introTokens - (closet ? estimateTokens(closet) : 0);
+    // the picked lines counted alone: the rest of the band (header, omitted calls, closet) is not theirs to scale
+    const real = picked.length ? measure(renderLines(picked)) : 0;
+    const pickScale = estimated > 0 && real > 0 ? Math.max(MIN_ESTIMATE_SCALE, real / estimated) : scale;
     if (tokens <= budgetTokens && (!best || tokens > best.tokens)) {
       best = { text, omitted, closet, tokens, picked, closetEntries, omittedNames };
-      bestScale = estimated > 0 && real > 0 ? real / estimated : scale;
+      bestScale = pickScale;
     }
     // under budget, the same pick again means the same scale and budget next time: nothing left to try
-    if (text === previousText && estimated === previousEstimate && tokens <= budgetTokens) break;
+    if (text === previousText && tokens <= budgetTokens) break;
+    if (tokens <= budgetTokens && (tokens >= CLOSE_ENOUGH * budgetTokens || picked.length === lines.length)) break;
     previousText = text;
-    previousEstimate = estimated;
-    if (estimated > 0 && real > 0) scale = Math.max(MIN_ESTIMATE_SCALE, real / estimated);
-    if (tokens > budgetTokens) lineBudget -= (tokens - budgetTokens) * OVERSHOOT_CORRECTION;
-    else if (tokens >= CLOSE_ENOUGH * budgetTokens || picked.length === lines.length) break;
-    // room the closet left unused goes to lines
-    else lineBudget += budgetTokens - tokens;
-    if (lineBudget <= 0) lineBudget = 0;
+    scale = pickScale;
+    // the lines get what the rest of this pick left them, less any excess
+    lineBudget = Math.max(
+      0,
+      budgetTokens - (tokens - real) - Math.max(0, tokens - budgetTokens) * OVERSHOOT_CORRECTION,
+    );
     if (lineBudget === 0 && attempt > 0) break;
   }
   best ??= smallest as Attempt;
