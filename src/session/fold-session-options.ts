@@ -20,10 +20,9 @@ export interface FoldSessionOptions {
    * Page folded content back in: when the newest messages touch a folded path or identifier
    * again, a recall card with the buried tool output is added after them (append-only, so the
    * sealed prefix stays byte-identical) until the next epoch folds it away. `true` (or a config)
-   * pages back every touch; on the dev and dev2 corpora that cost 3–7% more at 8,000 and 16,000
-   * tokens for little the bands did not already keep. Default: only a file the agent copies aside
-   * under a backup name (`cp f.py f.py.bak`), which it is about to replace, comes back as its last
-   * whole view (dev at 8,000: far reuse 66.3% -> 74.1% for 0.2% more cost). `false`: never.
+   * pages back every touch, which costs more than it keeps (docs/tuning.md). Default: only a file
+   * the agent copies aside under a backup name (`cp f.py f.py.bak`), which it is about to replace,
+   * comes back as its last whole view. `false`: never.
    */
   readonly recall?: boolean | Partial<RecallConfig>;
   /**
