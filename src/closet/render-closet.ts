@@ -26,11 +26,19 @@ const isSpace = (text: string, at: number) => /\s/.test(text[at]);
 /** Whitespace-collapsed text: how a reader (or a cache of lines) compares lines. */
 const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
 
+/** The words around a value: where they sit on their source line, and the text they make. */
+export interface LineWindow {
+  readonly text: string;
+  readonly line: string;
+  readonly left: number;
+  readonly right: number;
+}
+
 /**
  * The words around `value` on `line`, verbatim: WINDOW_CHARS either side counted with each run
  * of whitespace as one, cut at safe boundaries.
  */
-function windowOf(line: string, value: string): string {
+function windowOf(line: string, value: string): LineWindow {
   const at = line.indexOf(value);
   let left = at;
   for (let counted = 0; left > 0 && counted < WINDOW_CHARS; counted++) {
@@ -42,7 +50,7 @@ function windowOf(line: string, value: string): string {
     right++;
     while (right < line.length && isSpace(line, right - 1) && isSpace(line, right)) right++;
   }
-  return sliceWithin(line, left, right).trim();
+  return { text: sliceWithin(line, left, right).trim(), line, left, right };
 }
 
 /** The last line of `text` that holds `value` (which holds no line break). */
@@ -57,7 +65,7 @@ function lastLineIn(text: string, value: string): string | undefined {
  * The words around `value` on the line of `source` that holds it last. Undefined when no line
  * of `source` holds it.
  */
-export function wordsAround(source: string, value: string): string | undefined {
+export function wordsAround(source: string, value: string): LineWindow | undefined {
   const line = value.includes('\n')
     ? source
         .split('\n')
@@ -78,7 +86,7 @@ export function messageTexts(message: CanonicalMessage): string[] {
 }
 
 /** The line around the last occurrence of `value` in `message`, from any of its texts. */
-export function lastLineAround(message: CanonicalMessage, value: string): string | undefined {
+export function lastLineAround(message: CanonicalMessage, value: string): LineWindow | undefined {
   const texts = messageTexts(message);
   for (let i = texts.length - 1; i >= 0; i--) {
     const found = wordsAround(texts[i], value);
@@ -152,7 +160,7 @@ export type ClosetRenderer = (options: ClosetOptions) => string;
  */
 export function prepareCloset(
   occurrences: Iterable<ClosetOccurrence>,
-  lineOf: (value: string, messageIndex: number) => string | undefined,
+  lineOf: (value: string, messageIndex: number) => LineWindow | undefined,
 ): ClosetRenderer {
   const candidates = new Map<string, Candidate>();
   let order = 0;
@@ -173,23 +181,24 @@ export function prepareCloset(
     }
   }
   const ranked = [...candidates.values()].sort((a, b) => b.last - a.last || b.order - a.order);
-  const lines = new Map<Candidate, { text: string; key: string; cost: number } | null>();
+  const lines = new Map<Candidate, (LineWindow & { key: string; cost: number }) | null>();
   const lineFor = (candidate: Candidate) => {
     let line = lines.get(candidate);
     if (line === undefined) {
-      const text = lineOf(candidate.value, candidate.last);
+      const window = lineOf(candidate.value, candidate.last);
       lines.set(
         candidate,
         (line =
-          text === undefined || text === candidate.value
+          window === undefined || window.text === candidate.value
             ? null
-            : { text, key: collapse(text), cost: estimateTokens(text) + LINE_TOKENS }),
+            : { ...window, key: collapse(window.text), cost: estimateTokens(window.text) + LINE_TOKENS }),
       );
     }
     return line;
   };
   return (options) => {
-    const shown: string[] = [];
+    // kept windows, one entry per closet line; windows that overlap on one source line share one
+    const shown: LineWindow[] = [];
     const shownKeys = new Set<string>();
     let shownText = '';
     const bare: string[] = [];
@@ -203,13 +212,34 @@ export function prepareCloset(
         keep(candidate);
         continue;
       }
-      if (line && used + line.cost <= options.budgetTokens) {
-        used += line.cost;
-        shown.push(`${CLOSET_MARK} ${line.text}`);
-        shownKeys.add(line.key);
-        shownText += `\n${line.key}`;
-        keep(candidate);
-        continue;
+      if (line) {
+        const at = shown.findIndex(
+          (kept) => kept.line === line.line && kept.left <= line.right && line.left <= kept.right,
+        );
+        if (at >= 0) {
+          const kept = shown[at];
+          const left = Math.min(kept.left, line.left);
+          const right = Math.max(kept.right, line.right);
+          const text = sliceWithin(line.line, left, right).trim();
+          const cost = estimateTokens(text) - estimateTokens(kept.text);
+          if (used + cost <= options.budgetTokens) {
+            used += cost;
+            shown[at] = { text, line: line.line, left, right };
+            const key = collapse(text);
+            shownKeys.add(line.key);
+            shownKeys.add(key);
+            shownText += `\n${key}`;
+            keep(candidate);
+            continue;
+          }
+        } else if (used + line.cost <= options.budgetTokens) {
+          used += line.cost;
+          shown.push(line);
+          shownKeys.add(line.key);
+          shownText += `\n${line.key}`;
+          keep(candidate);
+          continue;
+        }
       }
       // a value another kept line shows needs no bare copy
       if (shownText.includes(candidate.value)) {
@@ -222,8 +252,9 @@ export function prepareCloset(
       bare.push(candidate.value);
       keep(candidate);
     }
-    if (bare.length) shown.push(`${CLOSET_MARK} ${bare.join(' · ')}`);
-    return shown.join('\n');
+    const out = shown.map((window) => `${CLOSET_MARK} ${window.text}`);
+    if (bare.length) out.push(`${CLOSET_MARK} ${bare.join(' · ')}`);
+    return out.join('\n');
   };
 }
 

@@ -1,4 +1,10 @@
-import { lastLineAround, messageIdentifiers, prepareCloset, type ClosetOccurrence } from '../closet/render-closet.ts';
+import {
+  lastLineAround,
+  messageIdentifiers,
+  prepareCloset,
+  type ClosetOccurrence,
+  type LineWindow,
+} from '../closet/render-closet.ts';
 import { rawTextHolding } from '../messages/raw-text-holding.ts';
 import { sealContents } from './band-contents.ts';
 import { recordBandBuild, type ClosetEntry } from './band-receipt.ts';
@@ -205,8 +211,8 @@ function lastLineFrom(
   value: string,
   from: number,
   end: number,
-): string | undefined {
-  let found: string | undefined;
+): LineWindow | undefined {
+  let found: LineWindow | undefined;
   for (let index = from; index < end; index++) {
     if (index > from && messages[index].role === 'assistant') break;
     found = lastLineAround(messages[index], value) ?? found;
