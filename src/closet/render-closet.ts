@@ -5,6 +5,7 @@ import { sliceWithin } from '../text/safe-cut.ts';
 import type { IdentifierKind } from '../text/identifier-kinds.ts';
 import { findIdentifiers } from '../text/find-identifiers.ts';
 import { BoundedWeakMap } from '../text/bounded-weak-map.ts';
+import { exactSize } from '../text/exact-size.ts';
 
 export const CLOSET_MARK = '⌖';
 
@@ -118,7 +119,7 @@ export function messageIdentifiers(
         out.push({ value, kind });
       }
     }
-    identifierCache.set(message, (found = out), 1);
+    identifierCache.set(message, (found = exactSize(out)), 1);
   }
   return found;
 }

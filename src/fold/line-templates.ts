@@ -11,6 +11,7 @@ import { toolFamily } from './tool-family.ts';
 import { isErrorLine } from './tool-outcome.ts';
 import { cutAfter, cutBefore, headOf } from '../text/safe-cut.ts';
 import { BoundedWeakMap } from '../text/bounded-weak-map.ts';
+import { exactSize } from '../text/exact-size.ts';
 
 // Each message's lines are read once, into templates cached by message, call and result; a
 // fold then only places and values them.
@@ -133,7 +134,7 @@ function templatesOf(kind: FoldLineKind, texts: readonly string[]): LineTemplate
       });
     });
   });
-  return out;
+  return exactSize(out);
 }
 
 function textLines(text: string): string[] {
@@ -244,7 +245,7 @@ export function outputTemplates(result: ToolResult): OutputTemplates {
       for (const template of templatesOf(kind, [text])) templates.push({ ...template, line });
       line++;
     }
-    cached = { templates, beyondCap: beyond };
+    cached = { templates: exactSize(templates), beyondCap: exactSize(beyond) };
     outputCache.set(result, cached, 1 + templates.length + beyond.length);
   }
   return cached;

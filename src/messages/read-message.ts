@@ -5,6 +5,7 @@ import { readModelMessage } from './read-model-message.ts';
 import { readResponsesItem } from './read-responses-item.ts';
 import type { CanonicalMessage, CanonicalRole, Dialect, ProviderMessage, ToolCall, ToolResult } from './types.ts';
 import type { ToolCallLedger } from './tool-call-ledger.ts';
+import { exactSize } from '../text/exact-size.ts';
 import { isRecord } from '../text/is-record.ts';
 
 /** Text that warpfold itself wrote; never a turn boundary when a host feeds a view back. */
@@ -258,8 +259,9 @@ function canonicalMessage(
     sourceRole,
     text,
     reasoning: parts.reasoning.join('\n'),
-    toolCalls: parts.calls,
-    toolResults: parts.results,
+    // kept for the session's life, one pair per message
+    toolCalls: exactSize(parts.calls),
+    toolResults: exactSize(parts.results),
     isTurnBoundary,
     // most messages are prose only: the payload fields appear only when there is something to count
     ...(payload?.attachments.length ? { attachments: payload.attachments.join('\n') } : {}),

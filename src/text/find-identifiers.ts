@@ -1,4 +1,5 @@
 /** The one identifier scanner: the closet, fold lines, receipts, recall and the fold plan all read identifiers through it. */
+import { exactSize } from './exact-size.ts';
 import { IDENTIFIER_PATTERNS, trimIdentifier, type IdentifierKind } from './identifier-kinds.ts';
 
 export interface NominatedIdentifier {
@@ -41,7 +42,8 @@ export function findIdentifiers(text: string): NominatedIdentifier[] {
     }
     if (added.length) claimed = mergeSpans(claimed, added);
   }
-  return found.length > 1 ? found.sort((a, b) => a.offset - b.offset) : found;
+  // callers cache what they are given: one array per line or message
+  return exactSize(found.length > 1 ? found.sort((a, b) => a.offset - b.offset) : found);
 }
 
 /** Two sorted, mutually disjoint span lists merged into one sorted list. */

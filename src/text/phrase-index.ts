@@ -1,3 +1,5 @@
+import { exactSize } from './exact-size.ts';
+
 /** Words per phrase: the unit in which an agent repeats itself ("Let me run the tests"). */
 const PHRASE_WORDS = 5;
 
@@ -31,7 +33,8 @@ export function phraseKeys(line: string): number[] {
     for (let k = 0; k < PHRASE_WORDS; k++) key = (Math.imul(key, 31) + hashes[i + k]) | 0;
     keys.push(key);
   }
-  return keys;
+  // callers cache what they are given: one array per line
+  return exactSize(keys);
 }
 
 /**
