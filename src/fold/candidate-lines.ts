@@ -33,8 +33,13 @@ interface CallLine {
   readonly estimate: number;
 }
 
-/** Per call, per width: a call folded at two widths (a band and a step fold) keeps both. */
-const skeletonCache = new BoundedWeakMap<ToolCall, Map<number, CallLine>>(TEMPLATE_CACHE_LINES);
+/**
+ * Per call, at the width it was last read at: folds read one width, so a map of widths per call
+ * (about 190 bytes each) would only hold one entry; another width replaces it.
+ */
+const skeletonCache = new BoundedWeakMap<ToolCall, { readonly width: number; readonly line: CallLine }>(
+  TEMPLATE_CACHE_LINES,
+);
 
 function readCallLine(text: string): CallLine {
   return {
@@ -49,10 +54,10 @@ function readCallLine(text: string): CallLine {
 /** A call's skeleton line; fixed once its results are in, so it is rendered and read once. */
 function skeletonOf(call: ToolCall, results: readonly ToolResult[], width: number): CallLine {
   if (!results.length) return readCallLine(skeletonLine(call, results, width));
-  let byWidth = skeletonCache.get(call);
-  if (byWidth === undefined) skeletonCache.set(call, (byWidth = new Map()));
-  let line = byWidth.get(width);
-  if (line === undefined) byWidth.set(width, (line = readCallLine(skeletonLine(call, results, width))));
+  const cached = skeletonCache.get(call);
+  if (cached?.width === width) return cached.line;
+  const line = readCallLine(skeletonLine(call, results, width));
+  skeletonCache.set(call, { width, line });
   return line;
 }
 

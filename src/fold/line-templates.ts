@@ -158,7 +158,10 @@ export const TEMPLATE_CACHE_LINES = 4_096;
 const proseCache = new BoundedWeakMap<CanonicalMessage, { reasoning: LineTemplate[]; text: LineTemplate[] }>(
   TEMPLATE_CACHE_LINES,
 );
-const argumentCache = new BoundedWeakMap<ToolCall, Map<number, LineTemplate[]>>(TEMPLATE_CACHE_LINES);
+/** Per call, at the skeleton width last read (folds read one width; another replaces it). */
+const argumentCache = new BoundedWeakMap<ToolCall, { readonly width: number; readonly templates: LineTemplate[] }>(
+  TEMPLATE_CACHE_LINES,
+);
 const outputCache = new BoundedWeakMap<ToolResult, OutputTemplates>(TEMPLATE_CACHE_LINES);
 
 /** A message's own words as lines: the agent's, or (for user and system messages) the user's. */
@@ -176,32 +179,26 @@ export function proseOf(message: CanonicalMessage) {
 }
 
 export function argumentTemplates(call: ToolCall, skeletonChars: number): LineTemplate[] {
-  let byWidth = argumentCache.get(call);
-  if (!byWidth) argumentCache.set(call, (byWidth = new Map()));
-  let cached = byWidth.get(skeletonChars);
-  if (!cached) {
-    const family = toolFamily(call.name);
-    const key = keyArgument(family, call.input);
-    const trailing = key.includes('\n') ? '' : trailingValues(family, call.input);
-    const keyLines = (trailing ? `${key} ${trailing}` : key).split('\n');
-    const lines: string[] = [];
-    // the skeleton shows the first line cut short; the rest of a long command or script is optional
-    if (keyLines[0].trim().length > skeletonChars) lines.push(keyLines[0].trim());
-    for (const line of keyLines.slice(1)) if (line.trim()) lines.push(line.trimEnd());
-    if (!trailing && call.input !== null && typeof call.input === 'object') {
-      for (const [name, value] of Object.entries(call.input as Record<string, unknown>)) {
-        if (typeof value !== 'string' || value === key) continue;
-        if (value.includes('\n') || value.length > 60) lines.push(...textLines(value));
-        else if (name !== 'description') lines.push(`${name}: ${value}`);
-      }
+  const known = argumentCache.get(call);
+  if (known?.width === skeletonChars) return known.templates;
+  const family = toolFamily(call.name);
+  const key = keyArgument(family, call.input);
+  const trailing = key.includes('\n') ? '' : trailingValues(family, call.input);
+  const keyLines = (trailing ? `${key} ${trailing}` : key).split('\n');
+  const lines: string[] = [];
+  // the skeleton shows the first line cut short; the rest of a long command or script is optional
+  if (keyLines[0].trim().length > skeletonChars) lines.push(keyLines[0].trim());
+  for (const line of keyLines.slice(1)) if (line.trim()) lines.push(line.trimEnd());
+  if (!trailing && call.input !== null && typeof call.input === 'object') {
+    for (const [name, value] of Object.entries(call.input as Record<string, unknown>)) {
+      if (typeof value !== 'string' || value === key) continue;
+      if (value.includes('\n') || value.length > 60) lines.push(...textLines(value));
+      else if (name !== 'description') lines.push(`${name}: ${value}`);
     }
-    cached = templatesOf('argument', lines);
-    byWidth.set(skeletonChars, cached);
-    let weight = 1;
-    for (const templates of byWidth.values()) weight += templates.length;
-    argumentCache.set(call, byWidth, weight);
   }
-  return cached;
+  const templates = templatesOf('argument', lines);
+  argumentCache.set(call, { width: skeletonChars, templates }, 1 + templates.length);
+  return templates;
 }
 
 /** Identifiers of output lines past the candidate cap: the closet still sees them. */
