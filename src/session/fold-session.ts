@@ -75,11 +75,11 @@ export class FoldSession {
   /** Provider objects of the sealed prefix, rebuilt only at epochs. */
   private prefix: ProviderMessage[] = [];
   private prefixBuilt = false;
-  /** The clipped copy last shown of each live message: a clip stays in the tail for many calls, and cutting it re-scans the text. */
-  private readonly clippedCopies = new WeakMap<
-    ProviderMessage,
-    { readonly maxChars: number; readonly copy: ProviderMessage }
-  >();
+  /**
+   * The clipped copies the last view showed: a clip stays in the tail for many calls, and cutting
+   * it re-scans the text. Only the last view's are kept: a clip folded away is not shown again.
+   */
+  private clippedCopies = new Map<ProviderMessage, { readonly maxChars: number; readonly copy: ProviderMessage }>();
   private ackTokens = 0;
   private prefixChars = 0;
   private needsVerification: boolean;
@@ -575,11 +575,14 @@ export class FoldSession {
     return outcome;
   }
 
-  private clippedCopy(message: ProviderMessage, maxChars: number): ProviderMessage {
+  private clippedCopy(
+    message: ProviderMessage,
+    maxChars: number,
+    shown: Map<ProviderMessage, { readonly maxChars: number; readonly copy: ProviderMessage }>,
+  ): ProviderMessage {
     const known = this.clippedCopies.get(message);
-    if (known?.maxChars === maxChars) return known.copy;
-    const copy = clipProviderMessage(message, maxChars, this.state.dialect);
-    this.clippedCopies.set(message, { maxChars, copy });
+    const copy = known?.maxChars === maxChars ? known.copy : clipProviderMessage(message, maxChars, this.state.dialect);
+    shown.set(message, { maxChars, copy });
     return copy;
   }
 
@@ -597,12 +600,14 @@ export class FoldSession {
     // clips are rare: most calls look none up
     const clips = Object.entries(state.clipped);
     const clipping = clips.length > 0;
+    const shown = new Map<ProviderMessage, { readonly maxChars: number; readonly copy: ProviderMessage }>();
     for (let index = state.coveredEnd; index < history.length; index++) {
       const clip = clipping ? state.clipped[String(index)] : undefined;
-      tail.push(clip === undefined ? history[index] : this.clippedCopy(history[index], clip.maxChars));
+      tail.push(clip === undefined ? history[index] : this.clippedCopy(history[index], clip.maxChars, shown));
       for (; card < state.cards.length && state.cards[card].afterIndex === index; card++)
         tail.push(writeSyntheticMessage(state.dialect, 'user', state.cards[card].text));
     }
+    this.clippedCopies = shown;
     const sealed = hasSealedPrefix(state);
     // prefix + tail even when nothing is sealed: a clipped live step must show clipped
     const messages = [...this.prefix, ...tail];
