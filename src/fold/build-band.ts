@@ -10,6 +10,7 @@ import { sealContents } from './band-contents.ts';
 import { recordBandBuild, type ClosetEntry } from './band-receipt.ts';
 import type { TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
+import { detachedCopy } from '../text/detached-copy.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
 import { candidateLines, type ClosetOnlyIdentifier } from './candidate-lines.ts';
 import { argumentTemplates, collapse, outputTemplates, proseOf } from './line-templates.ts';
@@ -76,7 +77,8 @@ export class LineTokenCache {
       this.old = this.young;
       this.young = new Map();
     }
-    this.young.set(line, tokens);
+    // lines come split from whole band texts: a key of their own lets each text go with its attempt
+    this.young.set(detachedCopy(line), tokens);
     return tokens;
   }
 }
