@@ -54,7 +54,7 @@ const SEED_HEADROOM = 0.95;
 
 /**
  * Receipts `receipts()` keeps by default: enough for a host to look back over the last several
- * epochs, few enough that a session at 10,000 messages stays near 21 MB (bench: session heap).
+ * epochs, few enough that a session at 10,000 messages stays near 16 MB (bench: session heap).
  */
 export const DEFAULT_RECEIPT_LOG_LENGTH = 32;
 
