@@ -174,6 +174,31 @@ describe('migration from version 1', () => {
   });
 });
 
+describe('a state saved before the fold config became one profile', () => {
+  it('restores, re-seals once as a config change, and then folds as a fresh session would', () => {
+    const before = readJson('v3-two-profile-snapshot.json') as {
+      pressureCeiling: number;
+      clockStepMs: number;
+      snapshotClock: number;
+      snapshotAfterHistoryLength: number;
+      snapshot: SavedFoldSession;
+    };
+    expect(before.snapshot.version).toBe(SAVED_SESSION_VERSION);
+    let clock = before.snapshotClock;
+    const options = { pressureCeiling: before.pressureCeiling, now: () => clock, countTokens };
+    const restored = new FoldSession({ ...options, restoredState: JSON.stringify(before.snapshot) });
+    const fresh = new FoldSession(options);
+    const points = preparePoints(v1Messages).filter((point) => point > before.snapshotAfterHistoryLength);
+    points.forEach((point, index) => {
+      clock += before.clockStepMs;
+      const history = v1Messages.slice(0, point);
+      const outcome = restored.prepare(history);
+      if (index === 0) expect(outcome.stats.epochReason).toBe('config-changed');
+      expect(JSON.stringify(outcome.messages)).toBe(JSON.stringify(fresh.prepare(history).messages));
+    });
+  });
+});
+
 describe('migration from version 2', () => {
   it('a version 2 state (bands without origins) restores and folds on as the version 3 state does', () => {
     // at 16,000 no merge of these 120 turns re-reads past the bound, so bands without origins fold the same
