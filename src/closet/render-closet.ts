@@ -22,6 +22,8 @@ const WINDOW_CHARS = 60;
 const ITEM_SEPARATOR_TOKENS = 1;
 /** A line's own mark and line break. */
 const LINE_TOKENS = 2;
+/** The least a closet item costs: a value of a token or more, with its separator. */
+const MIN_ITEM_TOKENS = 1 + ITEM_SEPARATOR_TOKENS;
 
 const isSpace = (text: string, at: number) => /\s/.test(text[at]);
 /** Whitespace-collapsed text: how a reader (or a cache of lines) compares lines. */
@@ -207,6 +209,8 @@ export function prepareCloset(
     const keep = (candidate: Candidate) =>
       options.kept?.push({ value: candidate.value, kind: candidate.kind, messageIndex: candidate.last });
     for (const candidate of ranked) {
+      // nothing costs less than a bare value on a line of its own: past that, no candidate can be kept
+      if (options.budgetTokens - used < MIN_ITEM_TOKENS) break;
       if (options.isPresent(candidate.value)) continue;
       const line = lineFor(candidate);
       if (line && (shownKeys.has(line.key) || options.isShown?.(line.key))) {
