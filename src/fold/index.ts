@@ -5,7 +5,6 @@ export type { BandReceipt, IdentifierReceipt, LineReceipt, ToolCallReceipt, Tool
 export { FOLD_ACKNOWLEDGEMENT } from './fold-acknowledgement.ts';
 export { ALWAYS_ON_FOLD_CONFIG, resolveFoldConfig } from './fold-config.ts';
 export { foldContext, type FoldContextOptions, type FoldResult } from './fold-context.ts';
-export { DEFAULT_LINE_VALUE_WEIGHTS, type LineValueWeights } from './line-value.ts';
 export { skeletonLine } from './skeleton-line.ts';
 export { planActiveTurnStepFold, type StepFoldOptions, type StepFoldPlan } from './step-fold.ts';
 export { toolFamily, type ToolFamily } from './tool-family.ts';
