@@ -3,10 +3,10 @@
 //
 //   npx tsx bench/readme-tables.ts [--readme README.md] [--results bench/results] [--check]
 // --check exits 1 when the README section is not what the results would produce.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inHouseFormat } from '../test/helpers/house-format.ts';
 import { parseArguments } from './cli/arguments.ts';
 import { isMainModule } from './cli/is-main.ts';
 import { formatDollars, formatInteger, formatPercent, markdownTable, type Cell } from './cli/markdown-table.ts';
@@ -109,12 +109,6 @@ export function replaceSection(readme: string, section: string): string {
   const end = readme.indexOf(END_MARKER);
   if (start < 0 || end < 0 || end < start) throw new Error(`README needs ${START_MARKER} and then ${END_MARKER}`);
   return `${readme.slice(0, start + START_MARKER.length)}\n${section}\n${readme.slice(end)}`;
-}
-
-/** `text` as Biome formats the file at `path`, so regenerated tables pass the lint as written. */
-function inHouseFormat(text: string, path: string): string {
-  const biome = fileURLToPath(new URL('../node_modules/.bin/biome', import.meta.url));
-  return execFileSync(biome, ['format', `--stdin-file-path=${path}`], { input: text, encoding: 'utf8' });
 }
 
 /** Rewrites the README's benchmark section from `resultsDirectory`; true when it changed. */

@@ -7,7 +7,6 @@
 // The synthetic sessions come from the outage scenario and a long seeded marathon, each written in
 // the OpenAI, Anthropic and Gemini dialects, and a marathon long enough to merge past the re-read
 // bound (OpenAI only: the bound works on canonical messages, the same in every dialect).
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { transcriptFor } from '../test/helpers/workloads/dialect-transcript.ts';
@@ -16,6 +15,7 @@ import { toDialect } from '../test/helpers/dialects.ts';
 
 const CHAT_DIALECTS = ['openai', 'anthropic', 'gemini'] as const;
 import { REPO_ROOT } from '../test/helpers/fixtures.ts';
+import { inHouseFormat } from '../test/helpers/house-format.ts';
 import { marathonScript } from '../test/helpers/scripts.ts';
 
 const SYNTHETIC_DIR = join(REPO_ROOT, 'test/fixtures/synthetic');
@@ -63,24 +63,8 @@ console.log(`test/fixtures/synthetic/${longMarathon.id}.json: ${longMarathon.mes
 const { REPLAY_SESSIONS } = await import('../test/runtimes/sessions.ts');
 const { digestFile, replayAll } = await import('../test/runtimes/runtime-replay.ts');
 const file = digestFile(replayAll(REPLAY_SESSIONS));
-const lines = [
-  '{',
-  ...Object.entries(file)
-    .filter(([key]) => key !== 'sessions')
-    .map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)},`),
-  '  "sessions": {',
-];
 const ids = Object.keys(file.sessions);
-ids.forEach((id, n) => {
-  const ceilings = Object.entries(file.sessions[id]).map(
-    ([ceiling, value]) => `    ${JSON.stringify(ceiling)}: ${JSON.stringify(value)}`,
-  );
-  lines.push(`   ${JSON.stringify(id)}: {`, ceilings.join(',\n'), `   }${n < ids.length - 1 ? ',' : ''}`);
-});
-lines.push('  }', '}', '');
-writeFileSync(DIGEST_FILE, lines.join('\n').replace(/\{\n {4}/g, '{\n    '));
-// in the house format, so a regenerated file passes the lint as written
-execFileSync(join(REPO_ROOT, 'node_modules/.bin/biome'), ['format', '--write', DIGEST_FILE], { stdio: 'ignore' });
+writeFileSync(DIGEST_FILE, inHouseFormat(JSON.stringify(file), DIGEST_FILE));
 for (const id of ids)
   console.log(
     `${id}: ${Object.entries(file.sessions[id])
