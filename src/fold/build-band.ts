@@ -306,7 +306,8 @@ export function buildBand(request: BandRequest): Band {
     const picked = select(lineBudget, scale);
     const omittedNames = omittedCalls(lines, new Set(picked), candidates.omitted);
     const omitted = omittedCallsLine(omittedNames);
-    const body = [omitted, renderLines(picked)].filter(Boolean).join('\n');
+    const shownLines = renderLines(picked);
+    const body = [omitted, shownLines].filter(Boolean).join('\n');
     const closetEntries: ClosetEntry[] = [];
     const shownBody = collapse(body);
     const closet = closetOf({
@@ -321,7 +322,7 @@ export function buildBand(request: BandRequest): Band {
       smallest = { text, omitted, closet, tokens, picked, closetEntries, omittedNames };
     const estimated = picked.reduce((sum, line) => sum + line.estimate, 0);
     // the picked lines counted alone: the rest of the band (header, omitted calls, closet) is not theirs to scale
-    const real = picked.length ? measure(renderLines(picked)) : 0;
+    const real = picked.length ? measure(shownLines) : 0;
     const pickScale = estimated > 0 && real > 0 ? Math.max(MIN_ESTIMATE_SCALE, real / estimated) : scale;
     if (tokens <= budgetTokens && (!best || tokens > best.tokens)) {
       best = { text, omitted, closet, tokens, picked, closetEntries, omittedNames };
