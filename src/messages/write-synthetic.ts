@@ -37,11 +37,20 @@ function identifiersOf(text: string): readonly string[] {
   return values;
 }
 
-/** Offsets of the kept head's end and the kept tail's start when `room` characters are kept. */
+/**
+ * Offsets of the kept head's end and the kept tail's start when `room` characters are kept. Both
+ * cuts fall on line boundaries where a line ends within half of what each end keeps, so a clipped
+ * file or log shows whole lines; a text of few, long lines is cut on character boundaries.
+ */
 function cutPoints(text: string, room: number): { head: number; tail: number } {
   // both cuts land on character (and common cluster) boundaries: never half a surrogate pair
-  const head = cutBefore(text, Math.floor(room * 0.6));
-  return { head, tail: cutAfter(text, Math.max(head, text.length - Math.max(0, room - head))) };
+  let head = cutBefore(text, Math.floor(room * 0.6));
+  const headLine = text.lastIndexOf('\n', head - 1);
+  if (headLine >= 0 && headLine + 1 >= head / 2) head = headLine + 1;
+  let tail = cutAfter(text, Math.max(head, text.length - Math.max(0, room - head)));
+  const tailLine = tail > 0 && text[tail - 1] === '\n' ? tail - 1 : text.indexOf('\n', tail);
+  if (tailLine >= 0 && tailLine + 1 - tail <= (text.length - tail) / 2) tail = tailLine + 1;
+  return { head, tail };
 }
 
 /**
@@ -68,7 +77,8 @@ export function clipText(text: string, maxChars: number): string {
   const named = names.filter((value) => !kept.includes(value));
   const omitted = text.slice(cut.head, cut.tail);
   const list = named.length ? `; in the cut: ${named.join(' ')}` : '';
-  return `${text.slice(0, cut.head)}\n[warpfold clipped ${omitted.length} chars, ${omitted.split('\n').length} lines${list}]\n${text.slice(cut.tail)}`;
+  const lines = omitted.split('\n').length - (omitted.endsWith('\n') ? 1 : 0);
+  return `${text.slice(0, cut.head)}\n[warpfold clipped ${omitted.length} chars, ${lines} lines${list}]\n${text.slice(cut.tail)}`;
 }
 
 const CLIP_KEYS = new Set(['content', 'text', 'output', 'result']);
