@@ -20,8 +20,8 @@ const OPTIONAL_SETTINGS: ReadonlyArray<keyof FoldConfig> = ['alwaysOn'];
 const FOLD_CONFIG_CHECKS: Fields<FoldConfig> = {
   safetyFraction: share,
   headFraction: share,
-  workingSetTokens: positive,
   workingSetShare: positiveShare,
+  liveStepShare: positiveShare,
   outputsPerWorkingSet: positive,
   bandRatio: positiveShare,
   bandsFraction: positiveShare,

@@ -8,11 +8,11 @@ export interface FoldConfig {
   readonly safetyFraction: number;
   /** The system prompt and first instruction stay raw while they take at most a third of the ceiling: read on every call, they never crowd out the history. */
   readonly headFraction: number;
-  /** The working set kept raw, in tokens: an agent's last few steps (a file view, a test run, an edit), which do not grow with the window. */
-  readonly workingSetTokens: number;
-  /** …and at most this share of the ceiling, so memory keeps the larger part of a small window. */
+  /** The raw tail a window keeps before it folds again, as a share of the ceiling: an agent reads whole files and logs, so its recent steps grow with the window it is given, and memory keeps the larger part of any window. */
   readonly workingSetShare: number;
-  /** Steps the working set holds: the live step's outputs together show at most the working set over this many, so one huge output never re-folds the bands. */
+  /** The live step (what the model is about to read) is shown whole while it takes at most this share of the ceiling; past it the bands give way first, and only what still cannot fit is clipped. */
+  readonly liveStepShare: number;
+  /** Steps the working set holds: once an output is no longer live, a band sizes it as one step at most, so one huge output does not swell the bands. */
   readonly outputsPerWorkingSet: number;
   /** A band keeps at most this share of what it folds: a fold frees more than half its stretch, so folds never chase each other. */
   readonly bandRatio: number;
@@ -33,8 +33,8 @@ export interface FoldConfig {
 export const DEFAULT_FOLD_CONFIG: FoldConfig = Object.freeze({
   safetyFraction: 0.01,
   headFraction: 1 / 3,
-  workingSetTokens: 7_200,
   workingSetShare: 0.45,
+  liveStepShare: 0.5,
   outputsPerWorkingSet: 4,
   bandRatio: 0.45,
   bandsFraction: 0.8,
@@ -48,11 +48,16 @@ export const ALWAYS_ON_FOLD_CONFIG: FoldConfig = Object.freeze({ ...DEFAULT_FOLD
 /** Tokens the raw tail may reach before it folds under the ceiling: the working set. */
 export function tailCapTokens(config: FoldConfig, ceiling: number | null): number {
   if (ceiling === null) return Number.POSITIVE_INFINITY;
-  return Math.min(config.workingSetTokens, ceiling * config.workingSetShare);
+  return ceiling * config.workingSetShare;
 }
 
-/** Tokens one live output may show before it is clipped. */
+/** Tokens the live step's outputs may show together before they are clipped. */
 export function liveOutputCap(config: FoldConfig, ceiling: number): number {
+  return ceiling * config.liveStepShare;
+}
+
+/** Tokens of one folded output a band's budget counts: one step of the working set. */
+export function foldedOutputCap(config: FoldConfig, ceiling: number): number {
   return tailCapTokens(config, ceiling) / config.outputsPerWorkingSet;
 }
 

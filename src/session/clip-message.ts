@@ -1,4 +1,4 @@
-import { liveOutputCap, type FoldConfig } from '../fold/fold-config.ts';
+import { foldedOutputCap, liveOutputCap, type FoldConfig } from '../fold/fold-config.ts';
 import type { ClippedMessage } from '../freeze/freeze-state.ts';
 import { countsReasoningIn, plainMessageText } from '../messages/plain-text.ts';
 import type { TokenCounter, Transcript } from '../messages/transcript.ts';
@@ -76,24 +76,25 @@ export function oversizeBetween(transcript: Transcript, start: number, end: numb
   return over;
 }
 
-/** What the live outputs may take, in tokens, under a ceiling: together (`cap`) and each at least (`floor`). */
+/** What the raw tail's clippable messages may take, in tokens, under a ceiling. */
 export interface LiveOutputShare {
+  /** The live step's outputs together: what the model is about to read. */
   readonly cap: number;
-  readonly floor: number;
+  /** Each call the history has gone past: the agent's own copy of what a tool already took. */
+  readonly callCap: number;
 }
 
-/** What the live step's outputs may take together under `ceilingTokens`: the working set over `outputsPerWorkingSet`. */
+/** What the live step's outputs may take together under `ceilingTokens`, and each answered call. */
 export function liveOutputShare(config: FoldConfig, ceilingTokens: number): LiveOutputShare {
-  return { cap: liveOutputCap(config, ceilingTokens), floor: 0 };
+  return { cap: liveOutputCap(config, ceilingTokens), callCap: foldedOutputCap(config, ceilingTokens) };
 }
 
 /**
  * The raw tail from `cut` with its tool outputs and answered calls clipped (head and tail kept,
  * the cut marked, the identifiers of the cut named) so that together they take at most
- * `share.cap`: the largest are cut to one level, smaller ones stay whole, and the level never
- * drops below `share.floor` however many the step has. Huge outputs and whole-file arguments are
- * read once; in full they would force the sealed bands to re-fold and rewrite the cached prefix.
- * They fold whole into the next band.
+ * `share.cap`: the largest are cut to one level, smaller ones stay whole. An answered call's
+ * whole-file arguments are cut to `share.callCap` on their own: the tool has taken them already,
+ * and in full they would force the sealed bands to re-fold. Both fold whole into the next band.
  */
 export function clipOversizedOutputs(
   transcript: Transcript,
@@ -103,24 +104,25 @@ export function clipOversizedOutputs(
 ): { tokens: number; clipped: Record<string, ClippedMessage> } {
   const clipped: Record<string, ClippedMessage> = {};
   let tokens = transcript.tokensBetween(cut, transcript.length);
+  const clipTo = (index: number, level: number) => {
+    // a level too low for any clip to keep readable text leaves the message whole (thousands of parallel results)
+    if (transcript.tokens[index] <= level || level * CHARS_PER_TOKEN_GUESS < MIN_CLIP_CHARS) return;
+    const clip = clipToFit(transcript, index, Math.floor(level), countTokens);
+    if (!clip || clip.tokens >= transcript.tokens[index]) return;
+    clipped[String(index)] = clip;
+    tokens -= transcript.tokens[index] - clip.tokens;
+  };
   const outputs: number[] = [];
-  for (let i = cut; i < transcript.length; i++) if (mayClipLive(transcript, i)) outputs.push(i);
-  const level = Math.max(
-    share.floor,
-    fillLevel(
-      outputs.map((i) => transcript.tokens[i]),
-      share.cap,
-    ),
+  for (let i = cut; i < transcript.length; i++)
+    if (mayClipLive(transcript, i)) {
+      if (transcript.messages[i].toolCalls.length > 0) clipTo(i, share.callCap);
+      else outputs.push(i);
+    }
+  const level = fillLevel(
+    outputs.map((i) => transcript.tokens[i]),
+    share.cap,
   );
-  // a level too low for any clip to keep readable text leaves the outputs whole (thousands of parallel results)
-  if (level * CHARS_PER_TOKEN_GUESS < MIN_CLIP_CHARS) return { tokens, clipped };
-  for (const i of outputs) {
-    if (transcript.tokens[i] <= level) continue;
-    const clip = clipToFit(transcript, i, Math.floor(level), countTokens);
-    if (!clip || clip.tokens >= transcript.tokens[i]) continue;
-    clipped[String(i)] = clip;
-    tokens -= transcript.tokens[i] - clip.tokens;
-  }
+  for (const i of outputs) clipTo(i, level);
   return { tokens, clipped };
 }
 

@@ -5,7 +5,7 @@ import type { FoldConfig } from '../fold/fold-config.ts';
 import type { ClippedMessage } from '../freeze/freeze-state.ts';
 import type { TokenCounter, Transcript } from '../messages/transcript.ts';
 import { clipOversizedOutputs, clipToFit, liveOutputShare } from './clip-message.ts';
-import { latestInstruction, type FoldPlanInput } from './plan-fold.ts';
+import { lastCut, latestInstruction, type FoldPlanInput } from './plan-fold.ts';
 
 export type ClipInput = Pick<FoldPlanInput, 'headEnd' | 'seed' | 'bands' | 'coveredEnd'>;
 
@@ -16,8 +16,8 @@ export interface ClipPlan {
   readonly viewTokens: number;
 }
 
-/** The lone band before a huge live step takes at most this share of the limit: the live step needs the rest. */
-const LAST_RESORT_BAND_FRACTION = 0.25;
+/** The lone band before a huge live step gives way to it, down to this share of the limit: it is the only record of everything before. */
+const LAST_RESORT_BAND_FRACTION = 0.1;
 /** That band is the only record of everything before the live step: its closet takes at least this share, more when the config gives every band more. */
 const LAST_RESORT_CLOSET_FRACTION = 0.1;
 /** Each clip leaves this share of its room unused: the clipped copy's count comes from the plain rendering, the provider's may run over. */
@@ -38,14 +38,19 @@ export function clipTail(
   config: FoldConfig,
 ): ClipPlan | null {
   const end = transcript.length;
-  let cut = end - 1;
-  while (cut > input.coveredEnd && !transcript.isSafeCut(cut)) cut--;
+  let cut = lastCut(transcript, input.coveredEnd);
   const foldStart = input.seed ? input.seed.end : input.headEnd;
   const fixed = transcript.tokensBetween(0, input.headEnd) + (input.seed?.tokens ?? 0);
+  // the live outputs are held to their share first, as at any epoch; the band takes what head and live step leave
+  const liveFrom = (from: number) =>
+    clipOversizedOutputs(transcript, from, liveOutputShare(config, limit), countTokens);
+  let live = liveFrom(cut);
+  const liveCut = cut;
   let bands: readonly Band[] = [];
   if (cut > foldStart) {
     const rawTokens = transcript.tokensBetween(foldStart, cut);
-    const budgetTokens = Math.min(LAST_RESORT_BAND_FRACTION * limit, config.bandRatio * rawTokens);
+    const room = limit - fixed - live.tokens - ackTokens;
+    const budgetTokens = Math.min(Math.max(room, LAST_RESORT_BAND_FRACTION * limit), config.bandRatio * rawTokens);
     const band = buildBand(
       bandRequest({
         transcript,
@@ -65,9 +70,9 @@ export function clipTail(
     else [bands, cut] = [input.bands, input.coveredEnd];
   } else [bands, cut] = [input.bands, Math.max(cut, input.coveredEnd)];
   const bandTokens = bands.reduce((sum, band) => sum + band.tokens + ackTokens, 0);
+  if (cut !== liveCut) live = liveFrom(cut);
   const room = limit - fixed - bandTokens;
-  // the live outputs are held to their share first, as at any epoch; what still does not fit is cut to the room
-  const live = clipOversizedOutputs(transcript, cut, liveOutputShare(config, limit), countTokens);
+  // what still does not fit is cut to the room, largest first
   const shownTokens = (index: number) => live.clipped[String(index)]?.tokens ?? transcript.tokens[index];
   const order = [];
   for (let i = cut; i < end; i++) order.push(i);

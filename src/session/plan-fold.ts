@@ -2,7 +2,7 @@ import { contentsOf } from '../fold/band-contents.ts';
 import { bandRequest, type PresentInView } from '../fold/band-request.ts';
 import { buildBand, type LineTokenCache } from '../fold/build-band.ts';
 import type { Band } from '../fold/band.ts';
-import { mergeTargetTokens, type FoldConfig } from '../fold/fold-config.ts';
+import { foldedOutputCap, mergeTargetTokens, type FoldConfig } from '../fold/fold-config.ts';
 import type { Transcript, TokenCounter } from '../messages/transcript.ts';
 import type { CanonicalMessage } from '../messages/types.ts';
 import type { ClippedMessage, RebirthSeedState } from '../freeze/freeze-state.ts';
@@ -49,9 +49,14 @@ export function chooseHeadEnd(transcript: Transcript, limitTokens: number, headF
   return 0;
 }
 
-/** The last index a raw tail may start at: the live step always stays raw. */
+/**
+ * The last index a raw tail may start at: the live step (every message since the last assistant
+ * message, what the model is about to read) always stays raw, from the safe cut at or before it.
+ */
 export function lastCut(transcript: Transcript, from: number): number {
-  for (let i = transcript.length - 1; i > from; i--) if (transcript.isSafeCut(i)) return i;
+  let live = transcript.length - 1;
+  while (live > from && transcript.messages[live - 1].role !== 'assistant') live--;
+  for (let i = live; i > from; i--) if (transcript.isSafeCut(i)) return i;
   return from;
 }
 
@@ -201,8 +206,10 @@ export function planFold(input: FoldPlanInput): FoldPlan | null {
       const kept = j === 0 ? 0 : bandsTokens(bands);
       const start = j === 0 ? foldStart : newStart;
       if (cut <= start) continue;
-      // a band never holds more of one huge output than the view shows of it live
-      const shown = transcript.tokensBetween(start, cut) - oversizeBetween(transcript, start, cut, outputShare.cap);
+      // a band sizes one huge output as one step of the working set
+      const shown =
+        transcript.tokensBetween(start, cut) -
+        oversizeBetween(transcript, start, cut, foldedOutputCap(config, ceilingTokens));
       // a band over everything, first or merged, takes the merge target at most
       const budget = Math.min(
         config.bandRatio * shown,

@@ -85,8 +85,14 @@ describe('a value out of its range', () => {
     ['a share above 1', session({ foldConfig: { bandsFraction: 1.5 } }), 'foldConfig.bandsFraction', /got 1.5/],
     [
       'an empty working set',
-      session({ foldConfig: { workingSetTokens: 0 } }),
-      'foldConfig.workingSetTokens',
+      session({ foldConfig: { workingSetShare: 0 } }),
+      'foldConfig.workingSetShare',
+      /must be a number above 0 and at most 1, got 0/,
+    ],
+    [
+      'no steps in the working set',
+      session({ foldConfig: { outputsPerWorkingSet: 0 } }),
+      'foldConfig.outputsPerWorkingSet',
       /must be a finite number above 0, got 0/,
     ],
     [
