@@ -2,6 +2,7 @@
 // reference scorer's metrics at each ceiling. Writes bench/results/replay.{json,md}.
 //
 //   npx tsx bench/replay.ts [--full | --corpus DIR] [--ceilings 16000,8000]
+//   real windows: --corpus ../shared/corpus/dev-long --ceilings 64000,128000,200000 (reported apart)
 //     [--strategies raw,truncate,...,warpfold] [--limit N] [--only NAME,...]
 //     [--engine path/to/index.(ts|js)] [--options '{"recall":true}'] [--out bench/out]
 // Without --corpus or --full it replays the sessions bundled in test/fixtures/sessions.
@@ -118,6 +119,8 @@ const SUMMARY_HEADER = [
   'far in context',
   'reuse',
   'far reuse',
+  'live whole',
+  'folded calls',
   'prepare ms',
 ];
 
@@ -136,6 +139,8 @@ function summaryCells(ceiling: number, name: string, row: SummaryRow): Cell[] {
     formatPercent(row.farContextPercent),
     formatPercent(row.reusePercent),
     formatPercent(row.farReusePercent),
+    formatPercent(row.liveWholePercent),
+    formatInteger(row.foldedCalls),
     formatInteger(row.prepareMilliseconds),
   ];
 }
@@ -172,6 +177,7 @@ export function replayMarkdown(report: ReplayReport): string {
       'retention',
       'far in context',
       'far reuse',
+      'live whole',
     ];
     const rows = entry.sessions.flatMap(({ file, rows: byStrategy }) =>
       Object.entries(byStrategy).map(([name, row]): Cell[] => [
@@ -184,6 +190,7 @@ export function replayMarkdown(report: ReplayReport): string {
         formatPercent(row.retentionPercent),
         formatPercent(row.farContextPercent),
         formatPercent(row.farReusePercent),
+        formatPercent(row.liveWholePercent),
       ]),
     );
     lines.push(markdownTable(header, rows));

@@ -48,6 +48,12 @@ export interface ReplayCounters {
   reuseKept: number;
   farReuse: number;
   farReuseKept: number;
+  /** Calls whose live step (the messages since the last assistant message) fits in half the ceiling. */
+  liveCalls: number;
+  /** …of which every live message was in the view unchanged. */
+  liveIntact: number;
+  /** Calls whose view is smaller than the whole history: the ones the strategy folded, cleared or cut. */
+  foldedCalls: number;
   prepareMilliseconds: number;
   errors: number;
   extraCalls: number;
@@ -74,6 +80,9 @@ export function emptyCounters(): ReplayCounters {
     reuseKept: 0,
     farReuse: 0,
     farReuseKept: 0,
+    liveCalls: 0,
+    liveIntact: 0,
+    foldedCalls: 0,
     prepareMilliseconds: 0,
     errors: 0,
     extraCalls: 0,
@@ -117,6 +126,7 @@ export function replaySession(
   let previousParts: string[] = [];
   let measured: number | undefined;
   let previousLength = 0;
+  let historyTokens = 0;
   const lastSeen = new Map<string, number>();
   const lastContext = new Map<string, string>();
   const lastShingle = new Map<string, number>();
@@ -154,9 +164,15 @@ export function replaySession(
       measured = total;
       previousParts = parts;
       // The floor: every new message has to be sent (and written to the cache) at least once.
-      for (const added of history.slice(previousLength))
-        counters.floor += textTokens(renderedMessage(added)) * writePerToken;
+      for (const added of history.slice(previousLength)) {
+        const tokens = textTokens(renderedMessage(added));
+        counters.floor += tokens * writePerToken;
+        historyTokens += tokens;
+      }
       previousLength = history.length;
+      if (total < historyTokens) counters.foldedCalls++;
+
+      countLiveStep(counters, history, parts, ceiling);
 
       const text = parts.join('');
       const collapsed = text.replace(/\s+/g, ' ');
@@ -192,6 +208,27 @@ export function replaySession(
     for (const shingle of messageShingles(message)) lastShingle.set(shingle, index);
   }
   return counters;
+}
+
+const isModelSide = (message: BaselineMessage) => message.role === 'assistant' || message.role === 'model';
+
+/**
+ * Live whole, as the scorer counts it: when the live step (every message since the last
+ * assistant message) fits in half the ceiling, was each of its messages in the view unchanged?
+ */
+function countLiveStep(
+  counters: ReplayCounters,
+  history: readonly BaselineMessage[],
+  parts: readonly string[],
+  ceiling: number,
+): void {
+  let start = history.length;
+  while (start > 0 && !isModelSide(history[start - 1])) start--;
+  const live = history.slice(start).map(renderedMessage);
+  if (!live.length || live.reduce((sum, part) => sum + textTokens(part), 0) > ceiling / 2) return;
+  counters.liveCalls++;
+  const shown = new Set(parts);
+  if (live.every((part) => shown.has(part))) counters.liveIntact++;
 }
 
 export function addCounters(total: ReplayCounters, session: ReplayCounters): ReplayCounters {

@@ -19,6 +19,11 @@ export interface SummaryRow {
   reuseNeedles: number;
   farReuseNeedles: number;
   costVsFloor: number;
+  /** Share of the calls whose live step fits in half the ceiling that showed it whole. */
+  liveWholePercent: number | null;
+  liveCalls: number;
+  /** Calls whose view was smaller than the whole history. */
+  foldedCalls: number;
   prepareMilliseconds: number;
   errors: number;
   /** Model calls the strategy made on its own (summaries), and their cost including output. */
@@ -50,6 +55,9 @@ export function summaryRow(counters: ReplayCounters, rawCost: number | undefined
     reuseNeedles: counters.reuse,
     farReuseNeedles: counters.farReuse,
     costVsFloor: counters.floor ? rounded(counters.cost / counters.floor, 3) : 0,
+    liveWholePercent: percent(counters.liveIntact, counters.liveCalls),
+    liveCalls: counters.liveCalls,
+    foldedCalls: counters.foldedCalls,
     prepareMilliseconds: rounded(counters.prepareMilliseconds, 0),
     errors: counters.errors,
     extraCalls: counters.extraCalls,

@@ -39,6 +39,8 @@ const FIELDS: Record<string, string> = {
   farReuseNeedles: 'farReuseNeedles',
   costVsFloor: 'costVsFloor',
   errors: 'errors',
+  liveWholePct: 'liveWholePercent',
+  liveCalls: 'liveCalls',
 };
 
 describe('session replay against the reference scorer', () => {
