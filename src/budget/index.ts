@@ -8,6 +8,8 @@ export type {
 } from './types.ts';
 export type { BudgetInputErrorCode } from './budget-input-error.ts';
 export { BudgetInputError } from './budget-input-error.ts';
+export type { CeilingChoice, CeilingRuleInput, CeilingSource } from './ceiling-rule.ts';
+export { DEFAULT_CEILING_TOKENS, resolveCeiling } from './ceiling-rule.ts';
 export { MODEL_WINDOWS } from './model-windows.ts';
 export { contextWindowForModel } from './context-window-for-model.ts';
 export {
