@@ -11,6 +11,8 @@ export {
   PRICE_TABLE,
   DEFAULT_PRICE_MODEL,
   resolveModelPrice,
+  findModelPrice,
+  modelPriceOf,
   type ModelPrice,
   type CacheProvider,
 } from './price-table.ts';
