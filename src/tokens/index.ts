@@ -18,3 +18,11 @@ export {
 } from './price-table.ts';
 export { leadingIdenticalTokens } from './cached-prefix.ts';
 export { callCost, type CallCostInput, type CallCost } from './call-cost.ts';
+export {
+  billedParts,
+  countMessageTokens,
+  countPromptTokens,
+  type BilledParts,
+  type MessageTokenOptions,
+  type TextTokenCounter,
+} from './message-tokens.ts';
