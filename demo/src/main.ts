@@ -2,7 +2,7 @@
  * The fold inspector: load a transcript, fold it in a Web Worker, scrub call by call through what
  * the model would have seen, and see what each fold kept (through its receipt) and what it cost.
  */
-import { resolveContextBudget } from '../../src/budget/index.ts';
+import { resolveCeiling } from '../../src/budget/index.ts';
 import type { FoldReceipt, ProviderMessage } from '../../src/index.ts';
 import { PRICE_TABLE } from '../../src/tokens/index.ts';
 import { EpisodesPanel } from './episodes-panel.ts';
@@ -240,15 +240,9 @@ const engineOf = (model: string) =>
 function currentSettings(): FoldSettings {
   const model = ui.model.value;
   let ceiling = Number(ui.ceiling.value) || DEFAULT_SETTINGS.ceiling;
-  if (model) {
-    // the model's window gives the ceiling; a ceiling typed below it overrides (clamped by the budget)
-    const budget = resolveContextBudget({
-      engine: engineOf(model),
-      model,
-      ...(ui.ceiling.dataset.fromModel === model ? {} : { pressureCeilingTokens: ceiling }),
-    });
-    ceiling = budget.pressureCeilingTokens;
-  }
+  // the ceiling rule of `warpfold report` and the gateway: the model's budget, at most 200,000, unless one is typed
+  if (model && ui.ceiling.dataset.fromModel === model)
+    ceiling = resolveCeiling({ model, engine: engineOf(model) }).tokens;
   return {
     ceiling: Math.max(1000, Math.floor(ceiling)),
     priceModel: model && PRICE_TABLE[model] ? model : customPrice,
@@ -283,8 +277,7 @@ const scheduleRun = () => {
 ui.model.addEventListener('change', () => {
   const model = ui.model.value;
   if (model) {
-    const budget = resolveContextBudget({ engine: engineOf(model), model });
-    ui.ceiling.value = String(budget.pressureCeilingTokens);
+    ui.ceiling.value = String(resolveCeiling({ model, engine: engineOf(model) }).tokens);
     ui.ceiling.dataset.fromModel = model;
   }
   scheduleRun();
