@@ -219,7 +219,7 @@ describe('the warpfold bin', () => {
       expect(run.stdout, args.join(' ')).toBe('');
     }
     expect(runBin(bin, ['report', '--claude', '--bogus'], { home }).stderr).toContain("Run 'warpfold report --help'");
-  });
+  }, 180_000); // a dozen spawns of a 3 MB bin (the o200k encoder inside)
 
   it('explains itself and each command with --help: usage, options, an example, exit codes', () => {
     for (const args of [
