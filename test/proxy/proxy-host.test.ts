@@ -69,7 +69,10 @@ describe('warpfold proxy on Node sockets', () => {
   it('serves the openai SDK: Responses streams and chat completions', async () => {
     const client = new OpenAI({ apiKey: 'sk-test', baseURL: `${proxy.url}/v1`, maxRetries: 0 });
     const body = codexBody(10);
-    const stream = await client.responses.create({ ...(body as never), stream: true });
+    const stream = await client.responses.create({
+      ...(body as unknown as OpenAI.Responses.ResponseCreateParamsStreaming),
+      stream: true,
+    });
     let completed = false;
     for await (const event of stream) if (event.type === 'response.completed') completed = true;
     expect(completed).toBe(true);
