@@ -221,53 +221,28 @@ export function createGateway(options: GatewayOptions): Gateway {
     const time = stamp();
     const bytes = new Uint8Array(await request.arrayBuffer());
     const reading = await readRequestBody(bytes, request.headers.get('content-encoding'), maxBodyBytes);
-    const passOn = (reason: string, decision?: FoldDecision) => {
-      const verdict: Verdict = 'passthrough';
-      const base: LedgerLine = {
-        time,
-        api,
-        verdict,
-        reason,
-        ...(decision?.session ? { session: decision.session.id } : {}),
-        ...(decision?.ceiling ? { ceiling: decision.ceiling.tokens, ceilingSource: decision.ceiling.source } : {}),
-        ...(decision?.rawTokens !== undefined
-          ? { rawTokens: decision.rawTokens, forwardedTokens: decision.rawTokens }
-          : {}),
-      };
-      return { verdict, base };
-    };
-    if (!reading.ok) {
-      const { base } = passOn(reading.reason);
+    /** A body the gateway cannot read goes on as it came, with its reason. */
+    const unread = (reason: string) => {
+      const base: LedgerLine = { time, api, verdict: 'passthrough', reason };
       return relay(
         request,
         upstream,
         bytes,
         false,
-        verdictHeader('passthrough', reading.reason),
+        verdictHeader('passthrough', reason),
         api,
         streamingPath,
         (status, usage, aborted) => track(Promise.resolve(ledger.append(ledgerLine(base, status, usage, aborted)))),
       );
-    }
+    };
+    if (!reading.ok) return unread(reading.reason);
     let body: unknown;
     try {
       body = JSON.parse(reading.text);
     } catch {
       body = undefined;
     }
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      const { base } = passOn('malformed-json');
-      return relay(
-        request,
-        upstream,
-        bytes,
-        false,
-        verdictHeader('passthrough', 'malformed-json'),
-        api,
-        streamingPath,
-        (status, usage, aborted) => track(Promise.resolve(ledger.append(ledgerLine(base, status, usage, aborted)))),
-      );
-    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return unread('malformed-json');
     const record = body as Record<string, unknown>;
     let decision: FoldDecision;
     try {
