@@ -72,6 +72,16 @@ export interface Gateway {
   readonly warmSessions: number;
 }
 
+/** Reads a stream to its end, for what reading it does on the way. */
+async function drain(stream: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = stream.getReader();
+  try {
+    while (!(await reader.read()).done);
+  } catch {
+    // the answer failed or the client went away: the tap has said so
+  }
+}
+
 /** Distinct texts remembered before the memo starts over, which keeps memory bounded. */
 const MEMO_LIMIT = 100_000;
 
@@ -180,14 +190,28 @@ export function createGateway(options: GatewayOptions): Gateway {
       );
     }
     const headers = clientHeaders(answer.headers, verdict);
-    const encoded = (answer.headers.get('content-encoding') ?? 'identity') !== 'identity';
-    if (answer.body === null || usageApi === undefined || encoded) {
+    const encoding = (answer.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
+    const isStream = streaming || (answer.headers.get('content-type') ?? '').includes('text/event-stream');
+    const report = (usage: ProviderUsage | undefined, aborted: boolean) => done(answer.status, usage, aborted);
+    if (answer.body === null || usageApi === undefined) {
       done(answer.status, undefined, false);
       return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
     }
-    const isStream = streaming || (answer.headers.get('content-type') ?? '').includes('text/event-stream');
-    const tapped = tapUsage(answer.body, usageApi, isStream, (usage, aborted) => done(answer.status, usage, aborted));
-    return new Response(tapped, { status: answer.status, statusText: answer.statusText, headers });
+    if (encoding === 'identity') {
+      const tapped = tapUsage(answer.body, usageApi, isStream, report);
+      return new Response(tapped, { status: answer.status, statusText: answer.statusText, headers });
+    }
+    // a compressed answer goes to the client as it came; a decompressed copy is read for the usage
+    const [toClient, toReader] = answer.body.tee();
+    let decoded: ReadableStream<Uint8Array> | undefined;
+    try {
+      decoded = toReader.pipeThrough(new DecompressionStream(encoding as CompressionFormat));
+    } catch {
+      toReader.cancel().catch(() => undefined);
+      done(answer.status, undefined, false);
+    }
+    if (decoded !== undefined) void drain(tapUsage(decoded, usageApi, isStream, report));
+    return new Response(toClient, { status: answer.status, statusText: answer.statusText, headers });
   }
 
   function ledgerLine(
