@@ -159,6 +159,7 @@ try {
     '',
     `fold time per call (engine): p50 ${ms(percentile(foldTimes, 0.5))}, p99 ${ms(percentile(foldTimes, 0.99))}; ${folded} of ${lines.length} calls folded, ${epochs} epochs`,
     `heap per warm session: ${(heapPerSession / 1e6).toFixed(1)} MB${gc ? '' : ' (run with --expose-gc for a settled figure)'}`,
+    "clients, proxy and the stand-in provider share this one Node process: request times include the provider's cache simulation and every session's work",
     'goals: added ≤ 10 ms at p50 and ≤ 50 ms at p99; cost ≤ 0.6× direct; cache reads ≥ 85% of input',
   ];
   process.stdout.write(`${table.join('\n')}\n`);
