@@ -13,7 +13,7 @@ export async function proxyCommand(args: readonly string[], output: CliOutput): 
     return EXIT_OK;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, 'proxy');
-  const { countTokens } = await loadTokenCounter(undefined, output);
+  const { countTokens } = loadTokenCounter();
   const proxy = await startProxy({
     ...options,
     countTokens,
