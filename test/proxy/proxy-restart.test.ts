@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/gateway/index.ts';
 import { createMemoryStore } from '../../src/storage/memory.ts';
+import { countTokens } from '../../src/tokens/count-tokens.ts';
 import { buildCli } from '../cli/support/built-cli.ts';
 import { REPO_ROOT } from '../helpers/fixtures.ts';
 import { CLAUDE_HEADERS, claudeCodeBody } from '../helpers/agent-requests.ts';
@@ -50,7 +51,13 @@ describe('the built warpfold proxy, killed with SIGKILL and started again', () =
   it('resumes the session byte for byte: every later request is what an uninterrupted proxy sends', async () => {
     const stateDir = join(root, 'state');
     const twin = new ScriptedUpstream();
-    const uninterrupted = createGateway({ storage: createMemoryStore(), fetch: twin.fetch, ceiling: 40_000 });
+    // the same counter as the bin's (o200k)
+    const uninterrupted = createGateway({
+      storage: createMemoryStore(),
+      fetch: twin.fetch,
+      ceiling: 40_000,
+      countTokens,
+    });
     const send = async (url: string, call: number) => {
       const response = await fetch(`${url}/v1/messages?beta=true`, {
         method: 'POST',
