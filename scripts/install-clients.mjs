@@ -11,13 +11,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The versions observed in ../shared/CLIENTS.md; test/clients/client-bins.ts reads this same list. */
-export const CLIENTS = [
-  { name: 'claude', pkg: '@anthropic-ai/claude-code', version: '2.1.328', bin: 'claude' },
-  { name: 'codex', pkg: '@openai/codex', version: '0.171.0', bin: 'codex' },
-  { name: 'gemini', pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
-  { name: 'pi', pkg: '@mariozechner/pi-coding-agent', version: '0.73.1', bin: 'pi' },
-];
+/** The versions observed in ../shared/CLIENTS.md; test/clients/client-bins.ts reads the same list. */
+export const CLIENTS = JSON.parse(readFileSync(new URL('./clients.json', import.meta.url), 'utf8'));
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** WARPFOLD_CLIENTS_CACHE moves the cache out of the checkout, so fresh clones on one machine share it. */
