@@ -44,6 +44,13 @@ function shellTool(tools: Block[] | undefined): { name: string; input: (step: Sc
   };
 }
 
+/** With `turnSteps`, a turn ends after each block of that many tool calls, when the last message is their result. */
+function endsTurn(body: MessagesRequest, last: number, turnSteps: number | undefined): boolean {
+  if (turnSteps === undefined || last < 0 || (last + 1) % turnSteps !== 0) return false;
+  const content = body.messages.at(-1)?.content;
+  return Array.isArray(content) && content.some((block) => block.type === 'tool_result');
+}
+
 type Content = { kind: 'text'; text: string } | { kind: 'tool'; name: string; id: string; input: Block };
 
 /** Anthropic Messages, `POST /v1/messages` (streamed or not) and `/v1/messages/count_tokens`. */
@@ -62,7 +69,7 @@ export function answerAnthropic(path: string, body: MessagesRequest, context: Sc
   if (compacting || tool === undefined) {
     content = { kind: 'text', text: last < 0 ? 'Ready.' : compactionSummary(last) };
     exchange = { kind: compacting ? 'compaction' : 'text', step: last };
-  } else if (last + 1 >= context.steps) {
+  } else if (last + 1 >= context.steps || endsTurn(body, last, context.turnSteps)) {
     content = { kind: 'text', text: finalAnswer(last + 1) };
     exchange = { kind: 'final', step: last };
   } else {

@@ -40,11 +40,18 @@ export interface Fault {
   readonly headers?: Readonly<Record<string, string>>;
   /** Only a request to this API takes it; any API by default. */
   readonly api?: ProviderApi;
+  /** Only a reply for this step or a later one takes it (a call deep enough in the session to be folded). */
+  readonly fromStep?: number;
 }
 
 export interface ScriptedProviderOptions {
   /** Tool calls before the final answer; 42 by default. */
   readonly steps?: number;
+  /**
+   * Anthropic only: end each user turn with a text answer after this many tool calls, and go on
+   * with the next step when the client sends its next turn (a multi-turn conversation).
+   */
+  readonly turnSteps?: number;
   /**
    * Awaited before a scripted reply is written: a test can hold a request here (to kill a proxy
    * while its call is in flight), or count.
@@ -114,6 +121,7 @@ export async function startScriptedProvider(options: ScriptedProviderOptions = {
   const faults: Fault[] = [];
   const context: ScriptContext = {
     steps: options.steps ?? DEFAULT_STEPS,
+    turnSteps: options.turnSteps,
     anthropicCache: new AnthropicCacheSimulator(),
     openaiCache: new OpenAICacheSimulator(),
     geminiCache: new GeminiCacheSimulator(),
@@ -151,7 +159,11 @@ export async function startScriptedProvider(options: ScriptedProviderOptions = {
       }
       const faultAt =
         reply.exchange.kind === 'tool-call' || reply.exchange.kind === 'final'
-          ? faults.findIndex((fault) => fault.api === undefined || fault.api === api)
+          ? faults.findIndex(
+              (fault) =>
+                (fault.api === undefined || fault.api === api) &&
+                (fault.fromStep === undefined || (reply.exchange.step ?? -1) >= fault.fromStep),
+            )
           : -1;
       if (faultAt >= 0) {
         const [fault] = faults.splice(faultAt, 1);

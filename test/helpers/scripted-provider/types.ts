@@ -22,6 +22,8 @@ export interface ProviderReply {
 /** State one provider keeps across requests: the simulated caches, and how long the script runs. */
 export interface ScriptContext {
   readonly steps: number;
+  /** Tool calls per user turn (Anthropic only); the whole script in one turn when absent. */
+  readonly turnSteps?: number;
   readonly anthropicCache: AnthropicCacheSimulator;
   readonly openaiCache: OpenAICacheSimulator;
   readonly geminiCache: GeminiCacheSimulator;
