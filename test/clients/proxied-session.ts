@@ -47,6 +47,8 @@ export interface ProxiedOptions {
   readonly client: ClientName;
   readonly shadow?: boolean;
   readonly provider?: ScriptedProviderOptions;
+  /** Called once the provider is up (to queue faults). */
+  readonly withProvider?: (provider: ScriptedProvider) => void;
   /** Called once the proxy is up, with a way to restart it (the kill test). */
   readonly withProxy?: (proxy: () => ProxyProcess, restart: () => Promise<ProxyProcess>) => void;
 }
@@ -57,6 +59,7 @@ export async function runProxiedSession(options: ProxiedOptions): Promise<Proxie
   const stateDirectory = join(sandbox.root, 'warpfold-state');
   mkdirSync(stateDirectory, { recursive: true });
   const provider = await startScriptedProvider(options.provider);
+  options.withProvider?.(provider);
   let proxy = await startProxy({ upstream: provider.url, stateDirectory, shadow: options.shadow });
   const port = proxy.port;
   options.withProxy?.(
