@@ -17,6 +17,12 @@ export interface AtomicWriteOptions {
   readonly backup?: boolean;
   /** Clock for the backup's name; `Date.now` by default. */
   readonly now?: () => number;
+  /**
+   * Flush the file and the directory before and after the rename (default true). Without it the
+   * write is still all-or-nothing for any reader and survives the writer being killed; only a
+   * power loss may take the newest write back.
+   */
+  readonly sync?: boolean;
 }
 
 export interface AtomicWriteResult {
@@ -28,7 +34,7 @@ export interface AtomicWriteResult {
 }
 
 /** Writes `text` to a temporary file in the target's directory, flushes it, then renames it over the target. */
-async function replaceAtomically(path: string, text: string): Promise<number> {
+async function replaceAtomically(path: string, text: string, sync = true): Promise<number> {
   const directory = dirname(path);
   await fs.mkdir(directory, { recursive: true });
   const temporary = join(directory, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
@@ -37,7 +43,7 @@ async function replaceAtomically(path: string, text: string): Promise<number> {
   try {
     handle = await fs.open(temporary, 'wx', 0o600);
     await handle.writeFile(data);
-    await handle.sync();
+    if (sync) await handle.sync();
     await handle.close();
     handle = undefined;
     await fs.rename(temporary, path);
@@ -46,6 +52,7 @@ async function replaceAtomically(path: string, text: string): Promise<number> {
     await fs.rm(temporary, { force: true });
     throw error;
   }
+  if (!sync) return data.byteLength;
   // Make the rename itself durable where the platform allows opening a directory.
   const directoryHandle = await fs.open(directory, 'r').catch(() => undefined);
   await directoryHandle?.sync().catch(() => undefined);
@@ -84,5 +91,5 @@ export async function writeFileAtomic(
       backupPath = undefined; // nothing to back up yet
     }
   }
-  return { path, mode, backupPath, bytes: await replaceAtomically(path, text) };
+  return { path, mode, backupPath, bytes: await replaceAtomically(path, text, options.sync !== false) };
 }

@@ -11,12 +11,17 @@ Usage:
   warpfold report [FILE|FOLDER...] [--claude] [--codex] [--gemini] [options]
   warpfold inspect FILE [--port N] [--open]
   warpfold fold FILE [--ceiling N] [--at CALL] [--out FILE] [--receipt FILE]
+  warpfold proxy [--port N] [--ceiling N] [--shadow] [options]
+  warpfold claude|codex|gemini|pi [PROXY FLAGS] [-- CLIENT ARGS]
   warpfold --help | --version
 
 Commands:
   report   replay sessions as an agent would and show what folding saves
   inspect  open the fold inspector on a local transcript (served on 127.0.0.1)
   fold     write the folded view of a session at one call, as JSON
+  proxy    serve a provider-compatible fold gateway for agents (Anthropic, OpenAI, Gemini APIs)
+  claude, codex, gemini, pi
+           run that agent through the proxy (reusing a running one, or starting it)
 
 Transcripts: Claude Code (~/.claude/projects/*/*.jsonl), Codex CLI (~/.codex/sessions/**/rollout-*.jsonl),
 Gemini CLI (~/.gemini/tmp/*/chats/session-*.json), and OpenAI / Anthropic / Gemini message arrays.
@@ -95,4 +100,66 @@ Example:
   warpfold fold session.jsonl --ceiling 50000 --out view.json --receipt receipt.json
 
 ${EXIT_CODES}
+`;
+
+export const PROXY_HELP = `Usage: warpfold proxy [options]
+
+A fold gateway on one port: Anthropic Messages (/v1/messages, /v1/messages/count_tokens), OpenAI
+Responses (/v1/responses) and Chat Completions (/v1/chat/completions), Gemini
+(/v1beta/models/MODEL:generateContent and :streamGenerateContent). Each call's history is folded
+under the ceiling; system prompt, tools, headers and signed items reach the provider byte for byte.
+Every response carries x-warpfold-verdict; each call appends a line to ledger.jsonl, served at
+GET /warpfold/sessions and /warpfold/sessions/ID. See docs/proxy.md.
+
+Options:
+  --port N                 port to serve on (default 0: any free port; the URL is printed)
+  --host H                 interface (default 127.0.0.1); any other host needs --token
+  --token T                clients must send it as x-warpfold-token (or WARPFOLD_PROXY_TOKEN)
+  --ceiling N              prompt ceiling in tokens (system, tools and messages); default: the
+                           request's model budget, capped at 200,000; x-warpfold-ceiling overrides
+  --model M                take the ceiling from this model's budget instead of each request's
+  --anthropic-upstream URL default https://api.anthropic.com
+  --openai-upstream URL    default https://api.openai.com
+  --gemini-upstream URL    default https://generativelanguage.googleapis.com
+  --state-dir DIR          sessions, ledger.jsonl and proxy.json (default ~/.warpfold)
+  --shadow                 forward every request exactly as received; fold on the side and record
+                           what would have been sent and saved
+  --log-bodies             keep request bodies in the ledger (off: no body is kept)
+  --max-warm-sessions N    sessions kept in memory (default 64); the others reload from the state dir
+
+Example:
+  warpfold proxy --port 8787 --ceiling 40000
+  ANTHROPIC_BASE_URL=http://127.0.0.1:8787 claude
+
+${EXIT_CODES}
+`;
+
+export const LAUNCH_HELP = `Usage: warpfold claude|codex|gemini|pi [PROXY FLAGS] [-- CLIENT ARGS]
+
+Runs the agent found on PATH pointed at a warpfold proxy: the one proxy.json in the state dir names
+when it is alive, or a new one started in the background with the flags given. The agent's own
+config files are never written: Claude Code gets ANTHROPIC_BASE_URL, Codex -c model_providers flags,
+the Gemini CLI GOOGLE_GEMINI_BASE_URL, pi a temporary PI_CODING_AGENT_DIR. The agent's exit code is
+warpfold's.
+
+Proxy flags:
+  --port N                 port to serve on (default 0: any free port; the URL is printed)
+  --host H                 interface (default 127.0.0.1); any other host needs --token
+  --token T                clients must send it as x-warpfold-token (or WARPFOLD_PROXY_TOKEN)
+  --ceiling N              prompt ceiling in tokens (system, tools and messages); default: the
+                           request's model budget, capped at 200,000; x-warpfold-ceiling overrides
+  --model M                take the ceiling from this model's budget instead of each request's
+  --anthropic-upstream URL default https://api.anthropic.com
+  --openai-upstream URL    default https://api.openai.com
+  --gemini-upstream URL    default https://generativelanguage.googleapis.com
+  --state-dir DIR          sessions, ledger.jsonl and proxy.json (default ~/.warpfold)
+  --shadow                 forward every request exactly as received; fold on the side and record
+                           what would have been sent and saved
+  --log-bodies             keep request bodies in the ledger (off: no body is kept)
+  --max-warm-sessions N    sessions kept in memory (default 64); the others reload from the state dir
+
+Example:
+  warpfold claude --ceiling 60000 -- -p "fix the failing test"
+
+Exit codes: the agent's; 2 bad usage; 127 the agent is not on PATH.
 `;

@@ -1,6 +1,8 @@
 import { createCliOutput, type CliOutput } from './cli-output.ts';
 import { foldCommand } from './fold-command.ts';
-import { FOLD_HELP, INSPECT_HELP, MAIN_HELP, REPORT_HELP } from './help-texts.ts';
+import { FOLD_HELP, INSPECT_HELP, LAUNCH_HELP, MAIN_HELP, PROXY_HELP, REPORT_HELP } from './help-texts.ts';
+import { launchCommand } from './launch-command.ts';
+import { proxyCommand } from './proxy-command.ts';
 import { inspectCommand } from './inspect-command.ts';
 import { reportCommand } from './report-command.ts';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './usage-error.ts';
@@ -11,6 +13,11 @@ const COMMANDS: Readonly<
   report: { run: reportCommand, help: REPORT_HELP },
   inspect: { run: inspectCommand, help: INSPECT_HELP },
   fold: { run: foldCommand, help: FOLD_HELP },
+  proxy: { run: proxyCommand, help: PROXY_HELP },
+  claude: { run: (args, output) => launchCommand('claude', args, output), help: LAUNCH_HELP },
+  codex: { run: (args, output) => launchCommand('codex', args, output), help: LAUNCH_HELP },
+  gemini: { run: (args, output) => launchCommand('gemini', args, output), help: LAUNCH_HELP },
+  pi: { run: (args, output) => launchCommand('pi', args, output), help: LAUNCH_HELP },
 };
 
 /** The `warpfold` command line: runs one subcommand and returns the exit code (0 ok, 1 a file failed, 2 bad usage). */

@@ -1,0 +1,39 @@
+/** Headers that belong to one connection, not to the request: never forwarded either way. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+]);
+
+/**
+ * The client's headers for the provider, every one as sent (auth, versions, betas, user agent,
+ * session headers) but the connection's own and the gateway's `x-warpfold-*`; a body the gateway
+ * rewrote goes out uncompressed, so its `content-encoding` goes too.
+ */
+export function upstreamHeaders(headers: Headers, rewritten: boolean): Headers {
+  const out = new Headers();
+  headers.forEach((value, name) => {
+    if (HOP_BY_HOP.has(name) || name.startsWith('x-warpfold-')) return;
+    if (rewritten && name === 'content-encoding') return;
+    out.append(name, value);
+  });
+  return out;
+}
+
+/** The provider's headers for the client, but the connection's own; the verdict added. */
+export function clientHeaders(headers: Headers, verdict: string): Headers {
+  const out = new Headers();
+  headers.forEach((value, name) => {
+    if (!HOP_BY_HOP.has(name)) out.append(name, value);
+  });
+  out.set('x-warpfold-verdict', verdict);
+  return out;
+}
