@@ -189,7 +189,11 @@ export function foldedSessionFindings(session: ProxiedSession, api: ProviderApi)
   if (session.ledger.length !== pairs.length)
     problems.push(`ledger has ${session.ledger.length} lines for ${pairs.length} calls`);
   const usage = cacheShare(session.provider.requests, api);
+  const epochReasons: Record<string, number> = {};
+  for (const line of session.ledger)
+    if (line.epochReason !== undefined) epochReasons[line.epochReason] = (epochReasons[line.epochReason] ?? 0) + 1;
   return {
+    epochReasons,
     problems,
     calls: pairs.length,
     toolCalls: scriptedCalls(session.provider.requests).length,
