@@ -1,8 +1,16 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProxyProcess } from '../helpers/proxy-process.ts';
-import { FINAL_ANSWER_PREFIX, type Fault, type LoggedRequest } from '../helpers/scripted-provider/index.ts';
-import type { ClientName, Sandbox } from './agent-runs.ts';
-import { foldedSessionFindings, pairCalls, runProxiedSession } from './proxied-session.ts';
+import { type ProxyProcess, readLedger, startProxy } from '../helpers/proxy-process.ts';
+import {
+  FINAL_ANSWER_PREFIX,
+  type Fault,
+  type LoggedRequest,
+  startScriptedProvider,
+} from '../helpers/scripted-provider/index.ts';
+import { type ClientName, makeSandbox, RUNNERS, type Sandbox } from './agent-runs.ts';
+import { CEILING, foldedSessionFindings, pairCalls, runProxiedSession } from './proxied-session.ts';
+import { pairingProblems, requestTokens } from './wire-checks.ts';
 
 const sandboxes: Sandbox[] = [];
 afterEach(() => {
@@ -121,4 +129,47 @@ describe('warpfold proxy recovers and stays transparent', () => {
       expect(session.run.stdout).toContain(FINAL_ANSWER_PREFIX);
     },
   );
+});
+
+describe('two clients at once through one proxy', () => {
+  it('Claude Code and pi run their sessions side by side: separate sessions, each bounded and paired', async () => {
+    const provider = await startScriptedProvider();
+    const claudeSandbox = makeSandbox();
+    const piSandbox = makeSandbox();
+    sandboxes.push(claudeSandbox, piSandbox);
+    const stateDirectory = join(claudeSandbox.root, 'warpfold-state');
+    mkdirSync(stateDirectory, { recursive: true });
+    const proxy = await startProxy({ upstream: provider.url, stateDirectory });
+    try {
+      const started = Date.now();
+      const [claude, pi] = await Promise.all([
+        RUNNERS.claude({ baseUrl: proxy.url, sandbox: claudeSandbox }),
+        RUNNERS.pi({ baseUrl: proxy.url, sandbox: piSandbox }),
+      ]);
+      const ledger = readLedger(stateDirectory);
+      const sessions = new Map<string, number>();
+      for (const line of ledger) if (line.session) sessions.set(line.session, (sessions.get(line.session) ?? 0) + 1);
+      console.log(
+        `[clients] claude+pi together ${JSON.stringify({ wallMs: Date.now() - started, claude: claude.exitCode, pi: pi.exitCode, requests: provider.requests.length, sessions: [...sessions.values()] })}`,
+      );
+      expect(claude.exitCode, claude.stderr.slice(-2000)).toBe(0);
+      expect(pi.exitCode, pi.stderr.slice(-2000)).toBe(0);
+      expect(claude.stdout).toContain(FINAL_ANSWER_PREFIX);
+      expect(pi.stdout).toContain(FINAL_ANSWER_PREFIX);
+      for (const api of ['anthropic', 'openai-chat'] as const) {
+        const forwarded = provider.requests.filter((logged) => logged.api === api);
+        expect(forwarded.filter((logged) => logged.exchange?.kind === 'tool-call').length).toBe(42);
+        for (const logged of forwarded) {
+          expect(requestTokens(api, logged.json)).toBeLessThanOrEqual(CEILING);
+          expect(pairingProblems(api, logged.json)).toEqual([]);
+        }
+      }
+      // one session per client, each folded, and a ledger line for every call
+      expect([...sessions.values()].filter((calls) => calls >= 30).length).toBe(2);
+      expect(ledger.length).toBe(provider.requests.length);
+    } finally {
+      await proxy.stop();
+      await provider.close();
+    }
+  });
 });

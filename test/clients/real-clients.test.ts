@@ -37,7 +37,11 @@ describe.each(CLIENTS)('%s against the scripted provider', (client) => {
         wallMs: run.wallMs,
         requests: provider.requests.length,
         toolCalls: calls.length,
-        kinds: provider.requests.map((request) => request.exchange?.kind ?? request.api).join(','),
+        kinds: provider.requests.reduce<Record<string, number>>((counts, request) => {
+          const kind = request.exchange?.kind ?? request.api;
+          counts[kind] = (counts[kind] ?? 0) + 1;
+          return counts;
+        }, {}),
         cacheReadShare: Number(cacheShare(provider.requests, api).toFixed(3)),
       });
       expect(run.exitCode, run.stderr.slice(-2000)).toBe(0);
