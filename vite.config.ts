@@ -42,6 +42,8 @@ export default defineConfig({
         'storage-kv': entry('src/storage/kv.ts'),
         // the baselines and the scorer's metrics, for benchmarks, the inspector and the command line
         baselines: entry('src/baselines/index.ts'),
+        // the fold gateway's core, shared by `warpfold proxy` and the worker
+        gateway: entry('src/gateway/index.ts'),
       },
       formats: ['es'],
     },

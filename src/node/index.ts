@@ -32,3 +32,9 @@ export {
   DEFAULT_TMUX_SETTLE_MS,
   type ClaudeTmuxFoldLoopOptions,
 } from './claude-tmux-fold-loop.ts';
+export {
+  createFileSystemStore,
+  fileSystemDriver,
+  type FileSystemDriverOptions,
+} from './file-system-driver.ts';
+export { startProxy, type ProxyOptions, type RunningProxy } from './proxy/start-proxy.ts';

@@ -130,8 +130,10 @@ describe('gateway: a Claude Code session at a 40,000 ceiling', () => {
       // sealed nothing sends the last call's bytes again
       const lines = (await ledger.lines()) as LedgerLine[];
       expect(lines).toHaveLength(calls);
-      const boundaryOf = (messages: Message[]) =>
-        messages.findLastIndex((message, index) => index < messages.length - 1 && breakpoints(message) > 0);
+      const boundaryOf = (messages: Message[]) => {
+        for (let index = messages.length - 2; index >= 0; index--) if (breakpoints(messages[index]) > 0) return index;
+        return -1;
+      };
       let hotChecked = 0;
       for (let index = 1; index < calls; index++) {
         if (lines[index].verdict !== 'folded' || lines[index - 1].verdict !== 'folded' || lines[index].epochReason)

@@ -48,7 +48,9 @@ export class ScriptedUpstream {
     const failure = this.failures.shift();
     if (failure !== undefined)
       return new Response(failure.body, { status: failure.status, headers: { 'content-type': 'application/json' } });
-    if (body === undefined) return Response.json({ error: { message: 'unreadable body' } }, { status: 400 });
+    if (body === undefined && request.method === 'POST')
+      return Response.json({ error: { message: 'unreadable body' } }, { status: 400 });
+    if (body === undefined) return Response.json({ object: 'list', data: [] });
     const step = this.calls.length;
     if (url.pathname.endsWith('/count_tokens'))
       return Response.json({ input_tokens: Math.ceil(JSON.stringify(body.messages).length / 4) });

@@ -81,7 +81,7 @@ export async function foldCommand(args: readonly string[], output: CliOutput): P
     clock += CALL_INTERVAL_MILLISECONDS;
     const outcome = session.prepare(read.messages.slice(0, stops[call]), { measuredInputTokens: measured });
     view = outcome.messages;
-    measured = view.reduce((total, message) => total + measure.tokens(measure.rendered(message)), 0);
+    measured = view.reduce((total, message) => total + measure.messageTokens(message), 0);
   }
   const text = `${JSON.stringify(view, null, 2)}\n`;
   const out = stringOption(values.out);

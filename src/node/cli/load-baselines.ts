@@ -24,7 +24,7 @@ export async function loadBaselines(output: CliOutput): Promise<LoadedBaselines>
       identifiers: baselines.identifiers,
       measure: {
         rendered: (message) => baselines.renderedMessage(message as never),
-        tokens: (text) => baselines.textTokens(text),
+        messageTokens: (message) => baselines.messageTokens(message as never),
       },
       forget: baselines.resetSharedTokenMemo,
     };

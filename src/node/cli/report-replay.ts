@@ -2,6 +2,7 @@ import { FoldSession } from '../../session/fold-session.ts';
 import { callCost } from '../../tokens/call-cost.ts';
 import { leadingIdenticalTokens } from '../../tokens/cached-prefix.ts';
 import type { ModelPrice } from '../../tokens/price-table.ts';
+import { countMessageTokens } from '../../tokens/message-tokens.ts';
 import { renderMessage, type RenderableMessage } from '../../tokens/render-message.ts';
 import type { ProviderMessage } from '../../messages/types.ts';
 
@@ -75,19 +76,16 @@ const emptyTally = (): StrategyTally => ({
 
 export interface Measure {
   rendered(message: ProviderMessage): string;
-  tokens(text: string): number;
+  /** Tokens of one message as the engine counts it (`countMessageTokens`): billed text plus media. */
+  messageTokens(message: ProviderMessage): number;
 }
 
-/** Renderings and token counts remembered per message object, then per rendering: each distinct message is tokenized once. */
+/** Renderings and token counts remembered per message object, then per text: each distinct message is tokenized once. */
 export function createMeasure(countTokens: (text: string) => number): Measure {
   const rendering = new WeakMap<object, string>();
+  const tokensOfMessage = new WeakMap<object, number>();
   const tokensOfText = new Map<string, number>();
-  const rendered = (message: ProviderMessage): string => {
-    let text = rendering.get(message);
-    if (text === undefined) rendering.set(message, (text = renderMessage(message as RenderableMessage)));
-    return text;
-  };
-  const tokens = (text: string): number => {
+  const textTokens = (text: string): number => {
     let count = tokensOfText.get(text);
     if (count === undefined) {
       count = countTokens(text);
@@ -97,7 +95,17 @@ export function createMeasure(countTokens: (text: string) => number): Measure {
     }
     return count;
   };
-  return { rendered, tokens };
+  const rendered = (message: ProviderMessage): string => {
+    let text = rendering.get(message);
+    if (text === undefined) rendering.set(message, (text = renderMessage(message as RenderableMessage)));
+    return text;
+  };
+  const messageTokens = (message: ProviderMessage): number => {
+    let count = tokensOfMessage.get(message);
+    if (count === undefined) tokensOfMessage.set(message, (count = countMessageTokens(message, textTokens)));
+    return count;
+  };
+  return { rendered, messageTokens };
 }
 
 interface ViewMeter {
@@ -144,7 +152,7 @@ export function replayForReport(messages: readonly ProviderMessage[], setup: Rep
 
   const meterView = (meter: ViewMeter, view: readonly ProviderMessage[]): string[] => {
     const parts = view.map(measure.rendered);
-    const sizes = parts.map(measure.tokens);
+    const sizes = view.map(measure.messageTokens);
     let total = 0;
     for (const size of sizes) total += size;
     const cost = callCost({
@@ -187,8 +195,7 @@ export function replayForReport(messages: readonly ProviderMessage[], setup: Rep
     if (index > 0 && isModelTurn(message)) {
       clock += CALL_INTERVAL_MILLISECONDS;
       // raw: the history is append-only, so the previous prompt is all cached prefix
-      for (; rawMeasuredUpTo < index; rawMeasuredUpTo++)
-        rawTotal += measure.tokens(measure.rendered(messages[rawMeasuredUpTo]));
+      for (; rawMeasuredUpTo < index; rawMeasuredUpTo++) rawTotal += measure.messageTokens(messages[rawMeasuredUpTo]);
       const rawCost = callCost({
         totalTokens: rawTotal,
         cachedPrefixTokens: cacheAlive ? previousRawTotal : 0,
