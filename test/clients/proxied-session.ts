@@ -203,7 +203,8 @@ export function foldedSessionFindings(session: ProxiedSession, api: ProviderApi)
     prefixBreaks,
     maxForwardedTokens,
     maxRawTokens,
-    cacheReadShare: usage,
+    cacheReadShare: Number(usage.toFixed(3)),
+    billedInputUnits: billedInputUnits(session.provider.requests, api),
   };
 }
 
@@ -226,4 +227,30 @@ export function cacheShare(requests: readonly LoggedRequest[], api: ProviderApi)
     }
   }
   return input === 0 ? 0 : read / input;
+}
+
+/** Input the provider billed, in units of one fresh input token: cache reads and writes at their list rates. */
+const RATES: Record<ProviderApi, { read: number; write: number }> = {
+  anthropic: { read: 0.1, write: 1.25 },
+  'openai-responses': { read: 0.1, write: 1 },
+  'openai-chat': { read: 0.1, write: 1 },
+  gemini: { read: 0.25, write: 1 },
+};
+export function billedInputUnits(requests: readonly LoggedRequest[], api: ProviderApi): number {
+  let billed = 0;
+  for (const request of requests) {
+    const usage = request.exchange?.usage;
+    if (usage === undefined || request.exchange?.kind === 'count-tokens') continue;
+    const rate = RATES[api];
+    if (api === 'anthropic')
+      billed +=
+        usage.input_tokens + rate.read * usage.cache_read_input_tokens + rate.write * usage.cache_creation_input_tokens;
+    else if (api === 'gemini')
+      billed += usage.promptTokenCount - usage.cachedContentTokenCount + rate.read * usage.cachedContentTokenCount;
+    else {
+      const input = usage.input_tokens ?? usage.prompt_tokens;
+      billed += input - usage.cached_tokens + rate.read * usage.cached_tokens;
+    }
+  }
+  return Math.round(billed);
 }
