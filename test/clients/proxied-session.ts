@@ -169,6 +169,7 @@ export function foldedSessionFindings(session: ProxiedSession, api: ProviderApi)
   // but that call's last item (where a client moves its cache mark)
   let prefixBreaks = 0;
   let epochs = 0;
+  let sameEpochPairs = 0;
   const ledgerByPair = new Map(pairs.map((pair, index) => [pair, session.ledger[index]]));
   for (const list of sessionCalls.values())
     for (let index = 1; index < list.length; index++) {
@@ -177,6 +178,7 @@ export function foldedSessionFindings(session: ProxiedSession, api: ProviderApi)
         epochs++;
         continue;
       }
+      sameEpochPairs++;
       const earlier = list[index - 1].forwarded.json;
       const later = list[index].forwarded.json;
       const shared = sharedLeadingItems(api, earlier, later);
@@ -200,6 +202,7 @@ export function foldedSessionFindings(session: ProxiedSession, api: ProviderApi)
     toolCalls: scriptedCalls(session.provider.requests).length,
     folded,
     epochs,
+    sameEpochPairs,
     prefixBreaks,
     maxForwardedTokens,
     maxRawTokens,
