@@ -3,7 +3,7 @@ import type { SavedFoldSession } from '../freeze/saved-format.ts';
 import type { ProviderMessage } from '../messages/types.ts';
 import { FoldSession } from '../session/fold-session.ts';
 import type { WarpfoldStorage } from '../storage/storage-types.ts';
-import { createTokenCounter } from '../tokens/count-tokens.ts';
+import { estimateTokens } from '../text/estimate-tokens.ts';
 import { fnv1a } from '../text/hash.ts';
 import { arrayElementSpans, topLevelSpans } from './json-spans.ts';
 import { foldCall, type FoldDecision } from './fold-call.ts';
@@ -52,7 +52,11 @@ export interface GatewayOptions {
   readonly ledger?: GatewayLedger;
   /** When set, every request must carry it in `x-warpfold-token`. */
   readonly token?: string;
-  /** Token counter for the ceiling and the engine. Default: warpfold/tokens (o200k), memoized. */
+  /**
+   * Token counter for the ceiling and the engine: pass `countTokens` from `warpfold/tokens` (o200k,
+   * what the Node proxy passes when gpt-tokenizer is installed). Default: the engine's estimator.
+   * Either way it is memoized: agents resend the same messages on every call.
+   */
   readonly countTokens?: (text: string) => number;
   readonly maxBodyBytes?: number;
   /** Told of a ledger or storage write that failed (the call itself goes on). */
@@ -66,6 +70,22 @@ export interface Gateway {
   idle(): Promise<void>;
   /** Sessions held in memory now. */
   readonly warmSessions: number;
+}
+
+/** Distinct texts remembered before the memo starts over, which keeps memory bounded. */
+const MEMO_LIMIT = 100_000;
+
+function memoized(count: (text: string) => number): (text: string) => number {
+  const memo = new Map<string, number>();
+  return (text) => {
+    let tokens = memo.get(text);
+    if (tokens === undefined) {
+      tokens = count(text);
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      memo.set(text, tokens);
+    }
+    return tokens;
+  };
 }
 
 const errorBody = (message: string) => JSON.stringify({ type: 'error', error: { type: 'api_error', message } });
@@ -99,7 +119,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const now = options.now ?? (() => Date.now());
   const upstreams = { ...DEFAULT_UPSTREAMS, ...options.upstreams };
   const ledger = options.ledger ?? memoryLedger();
-  const countTokens = options.countTokens ?? createTokenCounter();
+  const countTokens = memoized(options.countTokens ?? estimateTokens);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const shadow = options.shadow === true;
   const pool = new SessionPool({

@@ -172,7 +172,12 @@ export async function foldCall(input: FoldCallInput): Promise<FoldDecision> {
       return passthrough(text, `fold-failed-${code}`, overheadTokens, { ceiling, session: held });
     }
     const foldMs = input.now() - started;
-    outcome = withLiveTurnWhole(outcome, history as ProviderMessage[], ceiling.tokens - overheadTokens, input.countTokens);
+    outcome = withLiveTurnWhole(
+      outcome,
+      history as ProviderMessage[],
+      ceiling.tokens - overheadTokens,
+      input.countTokens,
+    );
     held.calls++;
     held.lastHistory = history as ProviderMessage[];
     held.lastView = outcome.messages;

@@ -193,8 +193,15 @@ describe('gateway requests', () => {
       expect(answer).toContain('usageMetadata');
       if (call > 6) expect(verdict).toBe('folded');
       expect(upstream.calls.at(-1)?.path).toBe('/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse');
-      const sent = upstream.calls.at(-1)?.body as { systemInstruction: unknown };
+      const sent = upstream.calls.at(-1)?.body as {
+        systemInstruction: unknown;
+        contents: Array<{ parts: Array<Record<string, unknown>> }>;
+      };
       expect(JSON.stringify(sent.systemInstruction)).toBe('{"parts":[{"text":"You are Gemini."}]}');
+      // a signed part in the view is the client's, byte for byte
+      const signed = sent.contents.flatMap((content) => content.parts.filter((part) => 'thoughtSignature' in part));
+      expect(signed.length).toBeGreaterThan(0);
+      for (const part of signed) expect(text).toContain(JSON.stringify(part));
     }
     const sessions = new Set((await ledger.lines()).map((line) => line.session).filter(Boolean));
     expect(sessions.size).toBe(1);
