@@ -85,7 +85,7 @@ describe('warpfold proxy recovers and stays transparent', () => {
     expect(session.ledger.length).toBeGreaterThanOrEqual(pairs.length - 1);
   });
 
-  const FAULTS: Record<'claude' | 'codex', Fault[]> = {
+  const FAULTS: Record<ClientName, Fault[]> = {
     claude: [
       {
         status: 429,
@@ -104,12 +104,27 @@ describe('warpfold proxy recovers and stays transparent', () => {
       { status: 500, body: { error: { type: 'server_error', code: 'server_error', message: 'scripted 500' } } },
       { status: 503, body: { error: { type: 'server_error', code: 'overloaded', message: 'scripted overloaded' } } },
     ],
+    gemini: [
+      { status: 429, body: { error: { code: 429, message: 'scripted 429', status: 'RESOURCE_EXHAUSTED' } } },
+      { status: 500, body: { error: { code: 500, message: 'scripted 500', status: 'INTERNAL' } } },
+      { status: 503, body: { error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } } },
+    ],
+    pi: [
+      {
+        status: 429,
+        body: { error: { type: 'rate_limit_exceeded', code: 'rate_limit_exceeded', message: 'scripted 429' } },
+        headers: { 'retry-after': '0' },
+      },
+      { status: 500, body: { error: { type: 'server_error', code: 'server_error', message: 'scripted 500' } } },
+      { status: 503, body: { error: { type: 'server_error', code: 'overloaded', message: 'scripted overloaded' } } },
+    ],
   };
 
-  it.each(['claude', 'codex'] as const)(
+  it.each(['claude', 'codex', 'gemini', 'pi'] as const)(
     'upstream 429, 500 and overloaded reach %s with their status and body, and it retries to the end',
-    async (client: ClientName & keyof typeof FAULTS) => {
-      const faults = FAULTS[client].map((fault) => ({ ...fault, fromStep: 12 }));
+    async (client: ClientName) => {
+      // one fault each at steps 8, 10 and 12, as the history outgrows the ceiling; each retry succeeds
+      const faults = FAULTS[client].map((fault, index) => ({ ...fault, fromStep: 8 + 2 * index }));
       const session = await runProxiedSession({
         client,
         provider: { steps: 16 },
