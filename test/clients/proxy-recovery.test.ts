@@ -34,9 +34,11 @@ describe('warpfold proxy recovers and stays transparent', () => {
           restart = again;
         },
         provider: {
-          // step 24 is folded: kill the proxy while the provider holds that call, then start it again
+          // a 30-step session (short, for CI); step 18 is folded: kill the proxy while the provider
+          // holds that call, then start it again
+          steps: 30,
           beforeReply: async (request: LoggedRequest) => {
-            if (killedAt >= 0 || request.exchange?.kind !== 'tool-call' || request.exchange.step !== 24) return;
+            if (killedAt >= 0 || request.exchange?.kind !== 'tool-call' || request.exchange.step !== 18) return;
             killedAt = request.index;
             await proxy().kill();
             await restart();
@@ -58,7 +60,7 @@ describe('warpfold proxy recovers and stays transparent', () => {
           .filter((request) => request.exchange?.kind === 'tool-call')
           .map((r) => r.exchange!.step),
       );
-      expect(steps.size).toBeGreaterThanOrEqual(40);
+      expect(steps.size).toBe(30);
       // nothing lost: the client's retry of the killed call reaches the restarted proxy with the same
       // bytes, and the proxy, resuming its saved session, forwards exactly what it forwarded before the kill
       const pairs = pairCalls(session);
@@ -71,7 +73,7 @@ describe('warpfold proxy recovers and stays transparent', () => {
       const resumed = session.ledger[killedAt - 1]?.session;
       expect(resumed).toBeDefined();
       const afterKill = session.ledger.slice(killedAt).filter((line) => line.session === resumed);
-      expect(afterKill.length).toBeGreaterThan(10);
+      expect(afterKill.length).toBeGreaterThanOrEqual(10);
       expect(
         afterKill.some((line) => line.epochReason === 'first-call' || line.epochReason === 'restored-mismatch'),
       ).toBe(false);
