@@ -34,7 +34,8 @@ export default defineConfig({
           name: 'unit',
           // bench/test/ holds the benchmark's own tests, beside the code they test
           include: ['test/**/*.test.ts', 'bench/test/**/*.test.ts'],
-          exclude: ['test/browser/**', 'test/workerd/**', 'test/worker/**', 'test/deno/**'],
+          // test/clients/ drives the real agent CLIs: its own config, run by `npm run test:clients`
+          exclude: ['test/browser/**', 'test/workerd/**', 'test/worker/**', 'test/deno/**', 'test/clients/**'],
           environment: 'node',
           testTimeout: 60_000,
         },

@@ -24,6 +24,13 @@ const blocksOf = (content: unknown): Block[] =>
 export class AnthropicCacheSimulator {
   private readonly written = new Set<string>();
 
+  /** The request's input tokens, as `count_tokens` answers: nothing read, nothing written. */
+  estimate(request: { tools?: Block[]; system?: string | Block[]; messages: unknown }): number {
+    const text =
+      JSON.stringify(request.tools ?? []) + JSON.stringify(request.system ?? '') + JSON.stringify(request.messages);
+    return tokens(text.length);
+  }
+
   usage(request: { tools?: Block[]; system?: string | Block[]; messages: Array<{ role: string; content: unknown }> }): {
     input_tokens: number;
     cache_read_input_tokens: number;
@@ -61,9 +68,17 @@ export class AnthropicCacheSimulator {
   }
 }
 
-/** OpenAI's automatic prefix cache: the longest prefix shared with an earlier prompt, from 1,024 tokens in steps of 128. */
+/**
+ * An automatic prefix cache: the longest prefix shared with an earlier prompt counts as cached, from
+ * `minimum` tokens in steps of `step`. OpenAI's defaults: 1,024 and 128.
+ */
 export class OpenAICacheSimulator {
   private readonly seen: string[] = [];
+
+  constructor(
+    private readonly minimum = OPENAI_MIN_CACHED,
+    private readonly step = OPENAI_CACHE_STEP,
+  ) {}
 
   usage(request: { tools?: unknown; messages: unknown }): { prompt_tokens: number; cached_tokens: number } {
     const text = JSON.stringify(request.tools ?? []) + JSON.stringify(request.messages);
@@ -76,8 +91,14 @@ export class OpenAICacheSimulator {
     }
     this.seen.push(text);
     const sharedTokens = Math.floor(shared / CHARS_PER_TOKEN);
-    const cached =
-      sharedTokens < OPENAI_MIN_CACHED ? 0 : Math.floor(sharedTokens / OPENAI_CACHE_STEP) * OPENAI_CACHE_STEP;
+    const cached = sharedTokens < this.minimum ? 0 : Math.floor(sharedTokens / this.step) * this.step;
     return { prompt_tokens: tokens(text.length), cached_tokens: cached };
+  }
+}
+
+/** Gemini's implicit cache: a shared prefix of 1,024 tokens or more is read from cache, to the token. */
+export class GeminiCacheSimulator extends OpenAICacheSimulator {
+  constructor() {
+    super(1_024, 1);
   }
 }
