@@ -2,6 +2,7 @@ import type { CeilingChoice } from '../budget/ceiling-rule.ts';
 import type { SavedFoldSession } from '../freeze/saved-format.ts';
 import type { ProviderMessage } from '../messages/types.ts';
 import { FoldSession } from '../session/fold-session.ts';
+import { createMemoryStore } from '../storage/memory.ts';
 import type { WarpfoldStorage } from '../storage/storage-types.ts';
 import { exclusive, foldCall, readHistory, sessionIdOf, type FoldDecision } from './fold-call.ts';
 import { requestShape } from './request-shape.ts';
@@ -98,6 +99,29 @@ export interface SessionFolderOptions {
   readonly model?: string;
   /** The model whose budget is the ceiling when the request's own model is unknown. */
   readonly fallbackModel?: { readonly model: string; readonly engine: string };
+  /**
+   * What one session may hold: messages, and UTF-8 bytes of the request. A call past either is
+   * folded on its own, as a fresh session that is never kept, and forwarded with the reason
+   * (`session-limit-messages`, `session-limit-bytes`): the client's work is never refused.
+   */
+  readonly maxSessionMessages?: number;
+  readonly maxSessionBytes?: number;
+}
+
+const encoder = new TextEncoder();
+
+/** Which session limit the call passes, if any. */
+function sessionLimitPassed(options: SessionFolderOptions, messages: number, text: string): string | undefined {
+  if (options.maxSessionMessages !== undefined && messages > options.maxSessionMessages)
+    return 'session-limit-messages';
+  const maxBytes = options.maxSessionBytes;
+  // UTF-8 takes 1–3 bytes per UTF-16 unit: encode only when the length alone cannot tell
+  if (
+    maxBytes !== undefined &&
+    (text.length > maxBytes || (text.length * 3 > maxBytes && encoder.encode(text).byteLength > maxBytes))
+  )
+    return 'session-limit-bytes';
+  return undefined;
 }
 
 function resultOf(decision: FoldDecision): FolderDecision {
@@ -119,18 +143,20 @@ function resultOf(decision: FoldDecision): FolderDecision {
 
 /** A folder over a `warpfold/storage` backend in this isolate: the sessions' `FoldSession`s, warm or reloaded. */
 export function createSessionFolder(options: SessionFolderOptions): SessionFolder {
-  const pool = new SessionPool({
-    storage: options.storage,
-    maxWarm: options.maxWarmSessions,
-    createFold: (ceiling: number, restored?: string | SavedFoldSession) =>
-      new FoldSession({
-        pressureCeiling: ceiling,
-        countTokens: options.countTokens,
-        now: options.now,
-        restoredState: restored,
-        keepReceipts: false,
-      }),
-  });
+  const poolOver = (storage: WarpfoldStorage, maxWarm: number) =>
+    new SessionPool({
+      storage,
+      maxWarm,
+      createFold: (ceiling: number, restored?: string | SavedFoldSession) =>
+        new FoldSession({
+          pressureCeiling: ceiling,
+          countTokens: options.countTokens,
+          now: options.now,
+          restoredState: restored,
+          keepReceipts: false,
+        }),
+    });
+  const pool = poolOver(options.storage, options.maxWarmSessions);
   return {
     async fold(request) {
       const shape = requestShape(request.api);
@@ -141,6 +167,7 @@ export function createSessionFolder(options: SessionFolderOptions): SessionFolde
       }
       const reading = readHistory(shape, request.text, body);
       if (!reading.ok) return { folded: false, reason: reading.reason, overheadTokens: 0 };
+      const limit = sessionLimitPassed(options, reading.layout.history.length, request.text);
       const decision = await foldCall({
         api: request.api,
         shape,
@@ -150,7 +177,8 @@ export function createSessionFolder(options: SessionFolderOptions): SessionFolde
         sessionId: request.sessionId,
         headers: new Headers(request.headers),
         pathModel: request.pathModel,
-        pool,
+        // past a limit: a session of its own, in memory, dropped after this call
+        pool: limit === undefined ? pool : poolOver(createMemoryStore(), 1),
         configuredCeiling: options.ceiling,
         configuredModel: options.model,
         fallbackModel: options.fallbackModel,
@@ -158,7 +186,9 @@ export function createSessionFolder(options: SessionFolderOptions): SessionFolde
         now: options.now,
         shadow: request.shadow,
       });
-      return resultOf(decision);
+      if (limit === undefined) return resultOf(decision);
+      const { session: _dropped, ...stateless } = resultOf(decision);
+      return { ...stateless, reason: stateless.folded ? limit : `${limit}-${stateless.reason ?? 'passthrough'}` };
     },
     async measured(sessionId, inputTokens) {
       const session = await pool.get(sessionId);
