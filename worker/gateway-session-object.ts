@@ -11,7 +11,27 @@ import type { WarpfoldStorage } from '../src/storage/index.ts';
 import { createTokenCounter } from '../src/tokens/index.ts';
 import { logEvent } from './log-event.ts';
 import type { WorkerBindings } from './worker-bindings.ts';
-import { readWorkerConfig, type WorkerConfig } from './worker-config.ts';
+import type { WorkerConfig } from './worker-config.ts';
+
+/** What the Worker's configuration sets for a gateway session: sent with each call, as the session routes send their limits. */
+export interface GatewaySessionSettings {
+  readonly ceiling?: number;
+  readonly fallbackModel: { readonly model: string; readonly engine: string };
+  readonly maxSessionMessages: number;
+  readonly maxSessionBytes: number;
+  /** How long the live fold stays in memory after a call; 0: not at all. */
+  readonly warmMs: number;
+}
+
+export function gatewaySessionSettings(config: WorkerConfig): GatewaySessionSettings {
+  return {
+    ...(config.gatewayCeilingTokens !== undefined ? { ceiling: config.gatewayCeilingTokens } : {}),
+    fallbackModel: config.defaultBudget,
+    maxSessionMessages: config.maxSessionMessages,
+    maxSessionBytes: config.maxSessionBytes,
+    warmMs: config.sessionWarmMs,
+  };
+}
 
 /** One tokenizer memo per isolate: every session object in it counts with the same one. */
 let sharedCounter: ((text: string) => number) | undefined;
@@ -29,6 +49,7 @@ const counter = () => {
 export class GatewaySessionObject extends DurableObject<WorkerBindings> {
   private readonly storage: WarpfoldStorage;
   private folder: SessionFolder | null = null;
+  private folderSettings = '';
   private coolTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(ctx: DurableObjectState, env: WorkerBindings) {
@@ -38,16 +59,16 @@ export class GatewaySessionObject extends DurableObject<WorkerBindings> {
     });
   }
 
-  fold(call: FolderCall): Promise<FolderDecision> {
-    return this.run((folder) => folder.fold(call));
+  fold(call: FolderCall, settings: GatewaySessionSettings): Promise<FolderDecision> {
+    return this.run(settings, (folder) => folder.fold(call));
   }
 
-  measured(sessionId: string, inputTokens: number): Promise<void> {
-    return this.run((folder) => folder.measured(sessionId, inputTokens));
+  measured(sessionId: string, inputTokens: number, settings: GatewaySessionSettings): Promise<void> {
+    return this.run(settings, (folder) => folder.measured(sessionId, inputTokens));
   }
 
-  currentView(sessionId: string, text: string): Promise<CurrentView> {
-    return this.run((folder) => folder.currentView(sessionId, text));
+  currentView(sessionId: string, text: string, settings: GatewaySessionSettings): Promise<CurrentView> {
+    return this.run(settings, (folder) => folder.currentView(sessionId, text));
   }
 
   /** Drops what is held in memory, so the next call reloads from storage (the bench's cold path). */
@@ -62,35 +83,38 @@ export class GatewaySessionObject extends DurableObject<WorkerBindings> {
     return this.folder !== null && this.folder.warmSessions > 0;
   }
 
-  private async run<T>(work: (folder: SessionFolder) => Promise<T>): Promise<T> {
-    const config = readWorkerConfig(this.env);
+  private async run<T>(settings: GatewaySessionSettings, work: (folder: SessionFolder) => Promise<T>): Promise<T> {
     try {
-      return await work(this.warm(config));
+      return await work(this.warm(settings));
     } finally {
-      if (config.sessionWarmMs === 0) this.forget();
+      if (settings.warmMs === 0) this.forget();
     }
   }
 
-  /** The folder, made when missing; kept warm for SESSION_WARM_SECONDS more. */
-  private warm(config: WorkerConfig): SessionFolder {
-    this.folder ??= createSessionFolder({
-      storage: this.storage,
-      countTokens: counter(),
-      now: () => Date.now(),
-      maxWarmSessions: 1,
-      ceiling: config.gatewayCeilingTokens,
-      fallbackModel: config.defaultBudget,
-      maxSessionMessages: config.maxSessionMessages,
-      maxSessionBytes: config.maxSessionBytes,
-    });
+  /** The folder for these settings, made when missing (or the settings changed); kept warm `warmMs` more. */
+  private warm(settings: GatewaySessionSettings): SessionFolder {
+    const key = JSON.stringify(settings);
+    if (this.folder === null || this.folderSettings !== key) {
+      this.folderSettings = key;
+      this.folder = createSessionFolder({
+        storage: this.storage,
+        countTokens: counter(),
+        now: () => Date.now(),
+        maxWarmSessions: 1,
+        ...(settings.ceiling !== undefined ? { ceiling: settings.ceiling } : {}),
+        fallbackModel: settings.fallbackModel,
+        maxSessionMessages: settings.maxSessionMessages,
+        maxSessionBytes: settings.maxSessionBytes,
+      });
+    }
     const folder = this.folder;
     if (this.coolTimer !== null) clearTimeout(this.coolTimer);
     this.coolTimer =
-      config.sessionWarmMs > 0
+      settings.warmMs > 0
         ? setTimeout(() => {
             this.coolTimer = null;
             this.folder = null;
-          }, config.sessionWarmMs)
+          }, settings.warmMs)
         : null;
     return folder;
   }

@@ -6,6 +6,7 @@ import { ApiError } from '../api-error.ts';
 import type { AppEnv } from '../app-env.ts';
 import { authenticateGatewayToken, TokenConfigurationError, type AuthenticatedCaller } from '../bearer-auth.ts';
 import { durableObjectFolder, tenantLedger } from '../gateway-hosting.ts';
+import { gatewaySessionSettings } from '../gateway-session-object.ts';
 import { checkJsonShape } from '../json-shape.ts';
 import { logEvent } from '../log-event.ts';
 import { takeTenantRequest, takeUnauthenticatedRequest } from '../rate-limits.ts';
@@ -104,7 +105,7 @@ async function serveGateway(c: Context<AppEnv>, provider: UpstreamName | 'warpfo
     const upstream = provider === 'warpfold' ? config.upstreams.anthropic : config.upstreams[provider];
     sharedCounter ??= createTokenCounter();
     const gateway = createGateway({
-      folder: durableObjectFolder(c.env, caller.tenant),
+      folder: durableObjectFolder(c.env, caller.tenant, gatewaySessionSettings(config)),
       ledger: tenantLedger(c.env, caller.tenant),
       // the prefix names the provider, whatever the path's shape
       upstreams: { anthropic: upstream, openai: upstream, gemini: upstream },
