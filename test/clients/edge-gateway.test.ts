@@ -69,6 +69,7 @@ describe('the edge gateway under wrangler dev', () => {
       exit: session.run.exitCode,
       wallMs: session.run.wallMs,
       killedAt,
+      refusedCalls: session.refusedCalls,
       ...findings,
       problems: findings.problems.slice(0, 12),
       problemCount: findings.problems.length,

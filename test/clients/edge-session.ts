@@ -36,10 +36,7 @@ export async function startEdgeWorker(provider: ScriptedProvider): Promise<EdgeW
   const stateDirectory = mkdtempSync(join(tmpdir(), 'warpfold-edge-'));
   const tokens = { teamA: randomBytes(24).toString('base64url'), teamB: randomBytes(24).toString('base64url') };
   const envFile = join(stateDirectory, '.dev.vars');
-  writeFileSync(
-    envFile,
-    `WARPFOLD_TOKENS=${JSON.stringify(JSON.stringify({ [tokens.teamA]: 'team-a', [tokens.teamB]: 'team-b' }))}\n`,
-  );
+  writeFileSync(envFile, `WARPFOLD_TOKENS=${JSON.stringify({ [tokens.teamA]: 'team-a', [tokens.teamB]: 'team-b' })}\n`);
   const vars = {
     ANTHROPIC_UPSTREAM: provider.url,
     OPENAI_UPSTREAM: provider.url,
@@ -95,7 +92,13 @@ export interface EdgeSessionOptions {
   readonly withEdge?: (edge: EdgeWorker) => void;
 }
 
-export type EdgeSession = ProxiedSession & { sandbox: Sandbox; edge: EdgeWorker; sessionLines: number };
+export type EdgeSession = ProxiedSession & {
+  sandbox: Sandbox;
+  edge: EdgeWorker;
+  sessionLines: number;
+  /** Calls the client made while wrangler was down (connection refused). */
+  refusedCalls: number;
+};
 
 /**
  * One real client session through relay → `wrangler dev` (the worker's gateway) → scripted provider,
@@ -118,8 +121,10 @@ export async function runEdgeSession(options: EdgeSessionOptions): Promise<EdgeS
       headers: { 'x-warpfold-token': edge.tokens.teamA, 'x-warpfold-ceiling': String(CEILING) },
     });
     const lines = await tenantLedger(edge.worker(), edge.tokens.teamA);
+    // a call the client retried while wrangler was down never reached anything: it is no call of the session
+    const reached = relay.calls.filter((call) => !/ECONNREFUSED/.test(call.error ?? ''));
     // a call that started no session leaves no line the ledger routes serve: line up the rest by order
-    const posts = relay.calls.filter((call) => call.method === 'POST');
+    const posts = reached.filter((call) => call.method === 'POST');
     const ledger: Array<Record<string, any>> = [];
     let next = 0;
     for (const call of posts) {
@@ -139,7 +144,8 @@ export async function runEdgeSession(options: EdgeSessionOptions): Promise<EdgeS
     return {
       run,
       provider,
-      relay,
+      relay: { ...relay, calls: reached },
+      refusedCalls: relay.calls.length - reached.length,
       stateDirectory: edge.stateDirectory,
       ledger,
       sessions,
