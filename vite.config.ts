@@ -29,8 +29,6 @@ export default defineConfig({
         transcripts: entry('src/transcripts/index.ts'),
         // Node-only (atomic writers, host loops); no core entry imports it.
         node: entry('src/node/index.ts'),
-        // the `warpfold` executable (package.json "bin")
-        cli: entry('src/node/cli/main.ts'),
         'providers/anthropic': entry('src/providers/anthropic/index.ts'),
         'providers/openai': entry('src/providers/openai/index.ts'),
         'providers/gemini': entry('src/providers/gemini/index.ts'),

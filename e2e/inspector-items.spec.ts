@@ -104,6 +104,7 @@ test('a second file opens at its own first fold, not at the call the first file 
   await expect(page.getByTestId('cache-state')).toHaveText(/^epoch: /);
   const sampleLanding = Number(await page.locator('#call-number').textContent());
   expect(sampleLanding).toBeGreaterThan(1);
+  await expect(page.getByTestId('landing-why')).toHaveText(`Opened at call ${sampleLanding}: its first fold.`);
   await page.locator('#scrubber').focus();
   await page.keyboard.press('End');
   const last = Number(await page.locator('#call-count').textContent());
@@ -117,8 +118,9 @@ test('a second file opens at its own first fold, not at the call the first file 
 
 test('the page explains its words', async ({ page }) => {
   await openFolded(page);
+  // open from the start: a first-time reader should not have to find it
   const glossary = page.locator('#glossary');
-  await glossary.locator('summary').click();
+  await expect(glossary).toHaveAttribute('open', '');
   for (const term of ['shown · clipped · counted', 'epoch · (merge)', 'retention at need', 'fnv1a32:…', '⌖ closet'])
     await expect(glossary.locator('dt', { hasText: term })).toBeVisible();
 });

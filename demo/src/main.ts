@@ -2,7 +2,7 @@
  * The fold inspector: load a transcript, fold it in a Web Worker, scrub call by call through what
  * the model would have seen, and see what each fold kept (through its receipt) and what it cost.
  */
-import { resolveContextBudget } from '../../src/budget/index.ts';
+import { resolveCeiling } from '../../src/budget/index.ts';
 import type { FoldReceipt, ProviderMessage } from '../../src/index.ts';
 import { PRICE_TABLE } from '../../src/tokens/index.ts';
 import { EpisodesPanel } from './episodes-panel.ts';
@@ -36,6 +36,7 @@ const ui = {
   pasteText: $<HTMLTextAreaElement>('paste-text'),
   theme: $<HTMLButtonElement>('theme-button'),
   ceiling: $<HTMLInputElement>('ceiling'),
+  landingWhy: $('landing-why'),
   model: $<HTMLSelectElement>('model'),
   ttl: $<HTMLInputElement>('ttl'),
   spacing: $<HTMLInputElement>('spacing'),
@@ -208,16 +209,29 @@ window.addEventListener('paste', (event) => {
 
 // ── controls ─────────────────────────────────────────────────────────────────────────────
 const MODELS = [
+  'claude-opus-5-5',
+  'claude-opus-4-5',
   'claude-sonnet-4-5',
   'claude-haiku-4-5',
-  'claude-opus-4-8',
-  'gpt-4.1',
+  'gpt-5-codex',
   'gpt-5',
+  'gpt-4.1',
+  'gemini-3-pro',
   'gemini-2.5-pro',
   'gemini-2.5-flash',
 ];
+// `warpfold inspect` opens the page with the ceiling and prices its report uses for the file
+const opened = new URLSearchParams(location.search);
+const openedPrice = opened.get('price');
+const customPrice = openedPrice && PRICE_TABLE[openedPrice] ? openedPrice : DEFAULT_SETTINGS.priceModel;
+const openedCeiling = Number(opened.get('ceiling'));
+if (openedCeiling >= 1000) ui.ceiling.value = String(Math.floor(openedCeiling));
 ui.model.append(
-  element('option', { value: '' }, 'custom ceiling (sonnet-class prices)'),
+  element(
+    'option',
+    { value: '' },
+    `the ceiling typed here, ${customPrice === DEFAULT_SETTINGS.priceModel ? "the benchmark's sonnet-class" : customPrice} prices`,
+  ),
   ...MODELS.map((model) => element('option', { value: model }, model)),
 );
 const engineOf = (model: string) =>
@@ -226,18 +240,12 @@ const engineOf = (model: string) =>
 function currentSettings(): FoldSettings {
   const model = ui.model.value;
   let ceiling = Number(ui.ceiling.value) || DEFAULT_SETTINGS.ceiling;
-  if (model) {
-    // the model's window gives the ceiling; a ceiling typed below it overrides (clamped by the budget)
-    const budget = resolveContextBudget({
-      engine: engineOf(model),
-      model,
-      ...(ui.ceiling.dataset.fromModel === model ? {} : { pressureCeilingTokens: ceiling }),
-    });
-    ceiling = budget.pressureCeilingTokens;
-  }
+  // the ceiling rule of `warpfold report` and the gateway: the model's budget, at most 200,000, unless one is typed
+  if (model && ui.ceiling.dataset.fromModel === model)
+    ceiling = resolveCeiling({ model, engine: engineOf(model) }).tokens;
   return {
     ceiling: Math.max(1000, Math.floor(ceiling)),
-    priceModel: model && PRICE_TABLE[model] ? model : DEFAULT_SETTINGS.priceModel,
+    priceModel: model && PRICE_TABLE[model] ? model : customPrice,
     freezeTtlSeconds: Math.max(1, Number(ui.ttl.value) || DEFAULT_SETTINGS.freezeTtlSeconds),
     recall: ui.recall.value as FoldSettings['recall'],
     secondsBetweenCalls: Math.max(0, Number(ui.spacing.value) || 0),
@@ -269,8 +277,7 @@ const scheduleRun = () => {
 ui.model.addEventListener('change', () => {
   const model = ui.model.value;
   if (model) {
-    const budget = resolveContextBudget({ engine: engineOf(model), model });
-    ui.ceiling.value = String(budget.pressureCeilingTokens);
+    ui.ceiling.value = String(resolveCeiling({ model, engine: engineOf(model) }).tokens);
     ui.ceiling.dataset.fromModel = model;
   }
   scheduleRun();
@@ -302,6 +309,12 @@ function showResult(): void {
   const settings = currentSettings();
   renderTimeline(ui.timeline, result.calls, settings.ceiling, (call) => selectCall(call));
   renderCostChart(ui.costChart, result.strategies);
+  if (landing) {
+    const firstFold = result.calls.find((call) => call.epochReason !== null);
+    ui.landingWhy.textContent = firstFold
+      ? `Opened at call ${firstFold.call}: its first fold.`
+      : `Opened at call ${count}, the last: this session never folds under ${formatTokens(settings.ceiling)} tokens.`;
+  }
   const start = landing ? landingCall(result.calls) : state.call;
   landing = false;
   selectCall(Math.min(Math.max(1, start), count), true);

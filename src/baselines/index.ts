@@ -41,6 +41,7 @@ export { summaryRow, type SummaryRow } from './summary-row.ts';
 export { identifierContexts, identifiers, messageShingles } from './identifiers.ts';
 export {
   createMessageTokenCounter,
+  messageTokens,
   renderedMessage,
   resetSharedTokenMemo,
   textTokens,

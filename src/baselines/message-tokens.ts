@@ -1,8 +1,9 @@
-import { createTokenCounter, renderMessage } from '../tokens/index.ts';
+import type { ProviderMessage } from '../messages/types.ts';
+import { countMessageTokens, createTokenCounter, renderMessage } from '../tokens/index.ts';
 import type { BaselineMessage } from './types.ts';
 
 export interface MessageTokenCounter {
-  /** Tokens of one message's rendering. */
+  /** Tokens of one message as the engine counts it (`countMessageTokens`): o200k text plus media. */
   messageTokens(message: BaselineMessage): number;
   viewTokens(view: readonly BaselineMessage[]): number;
   textTokens(text: string): number;
@@ -11,8 +12,7 @@ export interface MessageTokenCounter {
 }
 
 // Strategies re-measure the same message objects on every call: remember each object's
-// rendering and size, then each rendering's tokens, so a replay tokenizes every distinct
-// message once.
+// rendering and size, then each text's tokens, so a replay tokenizes every distinct message once.
 export function createMessageTokenCounter(): MessageTokenCounter {
   const textTokens = createTokenCounter();
   const renderingOfObject = new WeakMap<object, string>();
@@ -28,7 +28,7 @@ export function createMessageTokenCounter(): MessageTokenCounter {
   const messageTokens = (message: BaselineMessage): number => {
     let tokens = tokensOfObject.get(message);
     if (tokens === undefined) {
-      tokens = textTokens(renderedMessage(message));
+      tokens = countMessageTokens(message as ProviderMessage, textTokens);
       tokensOfObject.set(message, tokens);
     }
     return tokens;

@@ -8,7 +8,7 @@ import {
   resolveModelPrice,
   type ModelPrice,
 } from '../tokens/index.ts';
-import { renderedMessage, textTokens } from './message-tokens.ts';
+import { messageTokens, renderedMessage } from './message-tokens.ts';
 import { timedPrepare } from './timed-prepare.ts';
 import type { BaselineMessage, StrategyDefinition } from './types.ts';
 import { identifierContexts, identifiers, messageShingles } from './identifiers.ts';
@@ -135,12 +135,12 @@ export function replaySession(
       counters.prepareMilliseconds += milliseconds;
 
       const parts = prepared.messages.map(renderedMessage);
-      const sizes = parts.map(textTokens);
+      const sizes = prepared.messages.map(messageTokens);
       const total = sizes.reduce((sum, size) => sum + size, 0);
       const cost = costOf(parts, sizes, total, previousParts);
       for (const extra of prepared.extraCalls ?? []) {
         const extraParts = extra.messages.map(renderedMessage);
-        const extraSizes = extraParts.map(textTokens);
+        const extraSizes = extra.messages.map(messageTokens);
         const extraTotal = extraSizes.reduce((sum, size) => sum + size, 0);
         counters.extraCalls++;
         counters.extraCost += costOf(extraParts, extraSizes, extraTotal, previousParts, extra.outputTokens).totalCost;
@@ -154,8 +154,7 @@ export function replaySession(
       measured = total;
       previousParts = parts;
       // The floor: every new message has to be sent (and written to the cache) at least once.
-      for (const added of history.slice(previousLength))
-        counters.floor += textTokens(renderedMessage(added)) * writePerToken;
+      for (const added of history.slice(previousLength)) counters.floor += messageTokens(added) * writePerToken;
       previousLength = history.length;
 
       const text = parts.join('');

@@ -1,15 +1,8 @@
 import { engineWindowCap } from './engine-windows.ts';
 import { MODEL_WINDOWS, ONE_MILLION_TOKENS, ONE_MILLION_VARIANT_PREFIXES } from './model-windows.ts';
-import { normalizeModelId } from './normalize-model-id.ts';
+import { matchesAtBoundary } from '../models/find-model.ts';
+import { normalizeModelId } from '../models/normalize-model-id.ts';
 import type { ModelWindow, ResolvedWindow } from './types.ts';
-
-const alphanumeric = /[a-z0-9]/u;
-
-function matchesAtBoundary(id: string, prefix: string): boolean {
-  if (!id.startsWith(prefix)) return false;
-  const next = id.charAt(prefix.length);
-  return next === '' || !alphanumeric.test(next);
-}
 
 function longestPrefixMatch(id: string): ModelWindow | null {
   let best: ModelWindow | null = null;

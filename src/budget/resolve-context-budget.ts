@@ -3,10 +3,10 @@ import { lookupModelWindow } from './context-window-for-model.ts';
 import { deriveBudgetNumbers } from './derive-budget.ts';
 import type { ContextBudget, ContextBudgetInput, ResolvedWindow } from './types.ts';
 
-/** Below this no fold can leave room for a reply; such a window is rejected, not degraded. */
-export const MINIMUM_CONTEXT_WINDOW_TOKENS = 4_096;
-/** An explicit pressure ceiling below this leaves no sawtooth to work in. */
-export const MINIMUM_PRESSURE_CEILING_TOKENS = 1_000;
+import { MINIMUM_CONTEXT_WINDOW_TOKENS, MINIMUM_PRESSURE_CEILING_TOKENS } from './limits.ts';
+
+// the limits live apart so the engine can check them without loading the model table
+export { MINIMUM_CONTEXT_WINDOW_TOKENS, MINIMUM_PRESSURE_CEILING_TOKENS };
 
 function requireText(value: unknown, field: 'engine' | 'model'): string {
   if (value === undefined || value === null) throw new BudgetInputError('missing-field', field, `${field} is required`);

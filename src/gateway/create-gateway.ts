@@ -1,6 +1,6 @@
 import { FoldOptionsError } from '../errors.ts';
 import type { WarpfoldStorage } from '../storage/storage-types.ts';
-import { createTokenCounter } from '../tokens/count-tokens.ts';
+import { estimateTokens } from '../text/estimate-tokens.ts';
 import { readHistory, sessionIdOf } from './fold-call.ts';
 import { clientHeaders, upstreamHeaders } from './forward-headers.ts';
 import { memoryLedger, type GatewayLedger, type LedgerLine } from './ledger.ts';
@@ -64,7 +64,11 @@ export interface GatewayOptions {
   readonly ledger?: GatewayLedger;
   /** When set, every request must carry it in `x-warpfold-token`. */
   readonly token?: string;
-  /** Token counter for the ceiling and the engine. Default: warpfold/tokens (o200k), memoized. */
+  /**
+   * Token counter for the ceiling and the engine: pass `countTokens` from `warpfold/tokens` (o200k,
+   * what the Node proxy passes when gpt-tokenizer is installed). Default: the engine's estimator.
+   * Either way it is memoized: agents resend the same messages on every call.
+   */
   readonly countTokens?: (text: string) => number;
   readonly maxBodyBytes?: number;
   /** Told of a ledger or storage write that failed (the call itself goes on). */
@@ -78,6 +82,32 @@ export interface Gateway {
   idle(): Promise<void>;
   /** Sessions held in memory now. */
   readonly warmSessions: number;
+}
+
+/** Reads a stream to its end, for what reading it does on the way. */
+async function drain(stream: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = stream.getReader();
+  try {
+    while (!(await reader.read()).done);
+  } catch {
+    // the answer failed or the client went away: the tap has said so
+  }
+}
+
+/** Distinct texts remembered before the memo starts over, which keeps memory bounded. */
+const MEMO_LIMIT = 100_000;
+
+function memoized(count: (text: string) => number): (text: string) => number {
+  const memo = new Map<string, number>();
+  return (text) => {
+    let tokens = memo.get(text);
+    if (tokens === undefined) {
+      tokens = count(text);
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      memo.set(text, tokens);
+    }
+    return tokens;
+  };
 }
 
 const errorBody = (message: string) => JSON.stringify({ type: 'error', error: { type: 'api_error', message } });
@@ -114,7 +144,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const now = options.now ?? (() => Date.now());
   const upstreams = { ...DEFAULT_UPSTREAMS, ...options.upstreams };
   const ledger = options.ledger ?? memoryLedger();
-  const countTokens = options.countTokens ?? createTokenCounter();
+  const countTokens = memoized(options.countTokens ?? estimateTokens);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const shadow = options.shadow === true;
   const folder =
@@ -182,14 +212,30 @@ export function createGateway(options: GatewayOptions): Gateway {
       );
     }
     const headers = clientHeaders(answer.headers, verdict);
-    const encoded = (answer.headers.get('content-encoding') ?? 'identity') !== 'identity';
-    if (answer.body === null || usageApi === undefined || encoded) {
+    const encoding = (answer.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
+    const isStream = streaming || (answer.headers.get('content-type') ?? '').includes('text/event-stream');
+    const report = (usage: ProviderUsage | undefined, aborted: boolean) => done(answer.status, usage, aborted);
+    if (answer.body === null || usageApi === undefined) {
       done(answer.status, undefined, false);
       return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
     }
-    const isStream = streaming || (answer.headers.get('content-type') ?? '').includes('text/event-stream');
-    const tapped = tapUsage(answer.body, usageApi, isStream, (usage, aborted) => done(answer.status, usage, aborted));
-    return new Response(tapped, { status: answer.status, statusText: answer.statusText, headers });
+    if (encoding === 'identity') {
+      const tapped = tapUsage(answer.body, usageApi, isStream, report);
+      return new Response(tapped, { status: answer.status, statusText: answer.statusText, headers });
+    }
+    // a compressed answer goes to the client as it came; a decompressed copy is read for the usage
+    const [toClient, toReader] = answer.body.tee();
+    let decoded: ReadableStream<Uint8Array> | undefined;
+    try {
+      decoded = toReader.pipeThrough(
+        new DecompressionStream(encoding as ConstructorParameters<typeof DecompressionStream>[0]),
+      );
+    } catch {
+      toReader.cancel().catch(() => undefined);
+      done(answer.status, undefined, false);
+    }
+    if (decoded !== undefined) void drain(tapUsage(decoded, usageApi, isStream, report));
+    return new Response(toClient, { status: answer.status, statusText: answer.statusText, headers });
   }
 
   function ledgerLine(
@@ -223,7 +269,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     const time = stamp();
     const bytes = new Uint8Array(await request.arrayBuffer());
     const reading = await readRequestBody(bytes, request.headers.get('content-encoding'), maxBodyBytes);
-    const passOn = (reason: string) => {
+    /** A body the gateway cannot read goes on as it came, with its reason. */
+    const unread = (reason: string) => {
       const base: LedgerLine = { time, api, verdict: 'passthrough', reason };
       return relay(
         request,
@@ -236,17 +283,17 @@ export function createGateway(options: GatewayOptions): Gateway {
         (status, usage, aborted) => track(Promise.resolve(ledger.append(ledgerLine(base, status, usage, aborted)))),
       );
     };
-    if (!reading.ok) return passOn(reading.reason);
+    if (!reading.ok) return unread(reading.reason);
     let body: unknown;
     try {
       body = JSON.parse(reading.text);
     } catch {
       body = undefined;
     }
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) return passOn('malformed-json');
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return unread('malformed-json');
     const record = body as Record<string, unknown>;
     const history = readHistory(requestShape(api), reading.text, record);
-    if (!history.ok) return passOn(history.reason);
+    if (!history.ok) return unread(history.reason);
     let decision: FolderDecision;
     try {
       decision = await folder.fold({

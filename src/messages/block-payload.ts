@@ -1,4 +1,4 @@
-import { dataUrlPayload, dataUrlType, imageTokens, streamTokens } from './media-tokens.ts';
+import { dataUrlPayload, dataUrlType, imageTokens, pdfTokens, streamTokens } from './media-tokens.ts';
 import type { Dialect } from './types.ts';
 import { isRecord } from '../text/is-record.ts';
 
@@ -67,7 +67,9 @@ export function readBlockPayload(block: Record<string, unknown>, dialect: Dialec
       const parts = [text(block.title), text(block.context)];
       if (source.type === 'text') parts.push(text(source.data));
       else if (source.type === 'content') parts.push(nestedText(source.content, dialect, payload));
-      else payload.opaque.push(JSON.stringify(source)); // a PDF or a reference: its serialized size is the conservative count
+      else if (source.type === 'base64' && source.media_type === 'application/pdf')
+        payload.mediaTokens += pdfTokens(dialect, text(source.data));
+      else payload.opaque.push(JSON.stringify(source)); // a reference (URL, file id): its serialized size is the conservative count
       payload.attachments.push(parts.filter(Boolean).join('\n'));
       return;
     }
@@ -83,6 +85,7 @@ export function readBlockPayload(block: Record<string, unknown>, dialect: Dialec
     const kind = mediaKind(text(block.inlineData.mimeType));
     if (kind === 'image') payload.mediaTokens += imageTokens(dialect, data);
     else if (kind === 'audio' || kind === 'video') payload.mediaTokens += streamTokens(data, kind);
+    else if (text(block.inlineData.mimeType) === 'application/pdf') payload.mediaTokens += pdfTokens(dialect, data);
     else payload.opaque.push(JSON.stringify(block));
     return;
   }
@@ -95,6 +98,10 @@ export function readBlockPayload(block: Record<string, unknown>, dialect: Dialec
   // an OpenAI file part: a data URL of the file counts by size, like any other unknown payload
   if (block.type === 'file' && isRecord(block.file) && mediaKind(dataUrlType(block.file.file_data)) === 'image') {
     payload.mediaTokens += imageTokens(dialect, dataUrlPayload(block.file.file_data));
+    return;
+  }
+  if (block.type === 'file' && isRecord(block.file) && dataUrlType(block.file.file_data) === 'application/pdf') {
+    payload.mediaTokens += pdfTokens(dialect, dataUrlPayload(block.file.file_data) ?? '');
     return;
   }
   payload.opaque.push(JSON.stringify(block));

@@ -1,5 +1,5 @@
 import type { Dialect } from './types.ts';
-import { base64Bytes, imageSizeOf, type ImageSize } from './image-size.ts';
+import { base64Bytes, base64Prefix, imageSizeOf, type ImageSize } from './image-size.ts';
 
 /**
  * Token estimates for payloads that are not text. A provider bills images by their pixel size
@@ -95,6 +95,30 @@ export function imageTokens(dialect: Dialect, base64: string | undefined, detail
   if (size) return tokensForSize(dialect, size, detail);
   const side = Math.sqrt(base64Bytes(base64) * PIXELS_PER_BYTE_BOUND);
   return Math.min(maximum, tokensForSize(dialect, { width: side, height: side }, detail));
+}
+
+/**
+ * PDFs: Anthropic and OpenAI read each page as its text plus an image of the page, 1,500 to 3,000
+ * tokens a page by Anthropic's PDF guide; the upper end is taken. Gemini bills 258 tokens a page.
+ */
+export const PDF_PAGE_TOKENS = 3_000;
+export const GEMINI_PDF_PAGE_TOKENS = 258;
+// A page object, not the `/Pages` tree that holds them.
+const pageObject = /\/Type\s*\/Page(?![A-Za-z])/gu;
+
+/** Pages of a base64 PDF, counted from its page objects; at least 1. */
+export function pdfPageCount(base64: string): number {
+  const bytes = base64Prefix(base64, Number.POSITIVE_INFINITY);
+  let text = '';
+  // latin-1 in slices: the page markers are ASCII, and a PDF may hold megabytes
+  for (let start = 0; start < bytes.length; start += 8_192)
+    text += String.fromCharCode(...bytes.subarray(start, start + 8_192));
+  return Math.max(1, text.match(pageObject)?.length ?? 0);
+}
+
+/** Tokens of an inline PDF by its page count. */
+export function pdfTokens(dialect: Dialect, base64: string): number {
+  return pdfPageCount(base64) * (dialect === 'gemini' ? GEMINI_PDF_PAGE_TOKENS : PDF_PAGE_TOKENS);
 }
 
 /** Tokens of inline audio or video, bounded from its bytes. */

@@ -35,7 +35,7 @@ import { leadingSystemCount } from '../messages/leading-system.ts';
 import { syntheticMessageTokens } from '../messages/synthetic-tokens.ts';
 import { PendingReceipt, type FoldReceipt } from './fold-receipt.ts';
 import type { FoldSessionOptions } from './fold-session-options.ts';
-import { MINIMUM_PRESSURE_CEILING_TOKENS } from '../budget/resolve-context-budget.ts';
+import { MINIMUM_PRESSURE_CEILING_TOKENS } from '../budget/limits.ts';
 
 export type { FoldSessionOptions } from './fold-session-options.ts';
 

@@ -1,19 +1,10 @@
-// Input-side prices per model, for the cache-aware cost model. Checked 2026-11-29 against:
-// - Anthropic: https://platform.claude.com/docs/en/about-claude/pricing (base input, 5 m / 1 h cache
-//   writes at 1.25x / 2x, cache hits at 0.1x) and
-//   https://platform.claude.com/docs/en/build-with-claude/prompt-caching ("minimum cacheable prompt
-//   length": 1,024 for Sonnet 4.5 / 4.6, Opus 4.1, Opus 4.8; 4,096 for Opus 4.5 / 4.6 and Haiku 4.5;
-//   2,048 for Haiku 3.5), quoted in anthropics/anthropic-sdk-python#1194 and the LiteLLM caching docs.
-//   One gateway (docs.orq.ai) lists 2,048 for Sonnet 4.6; we follow Anthropic's own page.
-// - OpenAI: https://developers.openai.com/api/docs/pricing (GPT-4.1 $2.00, cached $0.50; GPT-5 $1.25,
-//   cached $0.125) and https://developers.openai.com/api/docs/guides/prompt-caching (automatic for
-//   prompts of 1,024 tokens or more, no write fee).
-// - Google: https://ai.google.dev/gemini-api/docs/pricing (2.5 Pro $1.25 and cached $0.125 for prompts
-//   up to 200k; 2.5 Flash $0.30, cached $0.03) and https://ai.google.dev/gemini-api/docs/caching
-//   (implicit caching, minimum 2,048 tokens for 2.5 Pro and 2.5 Flash, page updated 2026-10-23).
-// Prices move: the table is data, and callers may pass their own ModelPrice.
+// Prices come from the one model table (src/models/model-table.ts), where each entry names the
+// provider page and the day it was checked. Prices move: callers may pass their own ModelPrice.
 
 import { WarpfoldError } from '../errors.ts';
+import { findModel } from '../models/find-model.ts';
+import { MODEL_TABLE } from '../models/model-table.ts';
+import type { ModelEntry, ModelPrices } from '../models/types.ts';
 
 export type CacheProvider = 'anthropic' | 'openai' | 'gemini';
 
@@ -34,91 +25,74 @@ export interface ModelPrice {
   readonly minimumCacheableTokens: number;
   /** Seconds an unused cache entry lives (Anthropic's default 5 minutes; OpenAI and Gemini evict after minutes of inactivity). */
   readonly cacheLifetimeSeconds: number;
-}
-
-function anthropic(
-  model: string,
-  inputPerMillion: number,
-  outputPerMillion: number,
-  minimumCacheableTokens: number,
-): ModelPrice {
-  return {
-    model,
-    provider: 'anthropic',
-    inputPerMillion,
-    outputPerMillion,
-    cacheReadMultiplier: 0.1,
-    cacheWriteMultiplier: 1.25,
-    cacheWriteOneHourMultiplier: 2,
-    minimumCacheableTokens,
-    cacheLifetimeSeconds: 300,
-  };
-}
-
-function openai(
-  model: string,
-  inputPerMillion: number,
-  outputPerMillion: number,
-  cacheReadMultiplier: number,
-): ModelPrice {
-  return {
-    model,
-    provider: 'openai',
-    inputPerMillion,
-    outputPerMillion,
-    cacheReadMultiplier,
-    cacheWriteMultiplier: 1,
-    cacheWriteOneHourMultiplier: 1,
-    minimumCacheableTokens: 1024,
-    cacheLifetimeSeconds: 300,
-  };
-}
-
-function gemini(model: string, inputPerMillion: number, outputPerMillion: number): ModelPrice {
-  return {
-    model,
-    provider: 'gemini',
-    inputPerMillion,
-    outputPerMillion,
-    cacheReadMultiplier: 0.1,
-    cacheWriteMultiplier: 1,
-    cacheWriteOneHourMultiplier: 1,
-    minimumCacheableTokens: 2048,
-    cacheLifetimeSeconds: 300,
-  };
+  /** The pricing page the entry was read from, and the day it was checked. */
+  readonly source?: string;
+  readonly checked?: string;
 }
 
 /** The price model of the reference scorer and of BENCHMARK.md: Sonnet-class, 5-minute cache. */
 export const DEFAULT_PRICE_MODEL = 'sonnet-class';
 
-export const PRICE_TABLE: Readonly<Record<string, ModelPrice>> = {
-  'sonnet-class': anthropic('sonnet-class', 3, 15, 1024),
-  'claude-sonnet-4-5': anthropic('claude-sonnet-4-5', 3, 15, 1024),
-  'claude-sonnet-4-6': anthropic('claude-sonnet-4-6', 3, 15, 1024),
-  'claude-opus-4-8': anthropic('claude-opus-4-8', 5, 25, 1024),
-  'claude-opus-4-6': anthropic('claude-opus-4-6', 5, 25, 4096),
-  'claude-opus-4-1': anthropic('claude-opus-4-1', 15, 75, 1024),
-  'claude-haiku-4-5': anthropic('claude-haiku-4-5', 1, 5, 4096),
-  'claude-haiku-3-5': anthropic('claude-haiku-3-5', 0.8, 4, 2048),
-  'gpt-4.1': openai('gpt-4.1', 2, 8, 0.25),
-  'gpt-4.1-mini': openai('gpt-4.1-mini', 0.4, 1.6, 0.25),
-  'gpt-5': openai('gpt-5', 1.25, 10, 0.1),
-  'gpt-5-mini': openai('gpt-5-mini', 0.25, 2, 0.1),
-  'gemini-2.5-pro': gemini('gemini-2.5-pro', 1.25, 10),
-  'gemini-2.5-flash': gemini('gemini-2.5-flash', 0.3, 2.5),
-};
+const SCORER_PRICE: ModelPrice = Object.freeze({
+  model: DEFAULT_PRICE_MODEL,
+  provider: 'anthropic',
+  inputPerMillion: 3,
+  outputPerMillion: 15,
+  cacheReadMultiplier: 0.1,
+  cacheWriteMultiplier: 1.25,
+  cacheWriteOneHourMultiplier: 2,
+  minimumCacheableTokens: 1024,
+  cacheLifetimeSeconds: 300,
+});
+
+/** A table entry's dollar prices as the cost model's multiples of the input price. */
+export function modelPriceOf(entry: ModelEntry & { readonly prices: ModelPrices }): ModelPrice {
+  const { prices } = entry;
+  const ratio = (value: number) => +(value / prices.inputPerMillion).toFixed(6);
+  return Object.freeze({
+    model: entry.prefix,
+    provider: entry.provider === 'google' ? 'gemini' : entry.provider === 'openai' ? 'openai' : 'anthropic',
+    inputPerMillion: prices.inputPerMillion,
+    outputPerMillion: prices.outputPerMillion,
+    cacheReadMultiplier: ratio(prices.cacheReadPerMillion),
+    cacheWriteMultiplier: ratio(prices.cacheWriteFiveMinutesPerMillion),
+    cacheWriteOneHourMultiplier: ratio(prices.cacheWriteOneHourPerMillion),
+    minimumCacheableTokens: prices.minimumCacheableTokens,
+    cacheLifetimeSeconds: 300,
+    source: entry.source,
+    checked: entry.checked,
+  });
+}
+
+const hasPrices = (entry: ModelEntry): entry is ModelEntry & { readonly prices: ModelPrices } =>
+  entry.prices !== undefined;
+
+/** Every priced model of the table by its id prefix, and the scorer's `sonnet-class`. */
+export const PRICE_TABLE: Readonly<Record<string, ModelPrice>> = Object.freeze(
+  Object.fromEntries([
+    [DEFAULT_PRICE_MODEL, SCORER_PRICE],
+    ...MODEL_TABLE.filter(hasPrices).map((entry) => [entry.prefix, modelPriceOf(entry)] as const),
+  ]),
+);
+
+/** The price of a model id, or null when the table has no price for it (never a guess). */
+export function findModelPrice(model: string): ModelPrice | null {
+  if (typeof model !== 'string') return null;
+  const exact = PRICE_TABLE[model];
+  if (exact) return exact;
+  const entry = findModel(model);
+  return entry !== null && hasPrices(entry) ? (PRICE_TABLE[entry.prefix] ?? null) : null;
+}
 
 /**
- * The price entry for a model id. Dated ids ("claude-sonnet-4-5-20250929", "gpt-4.1-2025-04-14")
- * resolve to their base entry; an unknown id throws rather than silently pricing at zero.
+ * The price entry for a model id. Dated and vendor-prefixed ids ("claude-sonnet-4-5-20250929",
+ * "us.anthropic.claude-opus-4-5-20251101-v1:0") resolve to their table entry; an unknown or
+ * unpriced id throws rather than silently pricing at zero or at another model's price.
  */
 export function resolveModelPrice(model: string | ModelPrice = DEFAULT_PRICE_MODEL): ModelPrice {
   if (typeof model !== 'string') return model;
-  const exact = PRICE_TABLE[model];
-  if (exact) return exact;
-  const undated = model.replace(/-(?:\d{8}|\d{4}-\d{2}-\d{2})$/, '');
-  const base = PRICE_TABLE[undated];
-  if (base) return base;
+  const price = findModelPrice(model);
+  if (price) return price;
   throw new WarpfoldError(
     'unknown-model',
     `no price for model "${model}"; known: ${Object.keys(PRICE_TABLE).join(', ')}`,

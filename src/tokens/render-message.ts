@@ -18,7 +18,26 @@ export interface RenderableMessage {
 
 type Block = Record<string, unknown>;
 
-/** Text of a content value: a string, an array of Anthropic blocks or Gemini parts, or one block. */
+const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** A document's readable text: title, context and a text source; a PDF or a reference reads as its placeholder. */
+function documentText(block: Block): string {
+  const source = (block.source ?? {}) as Block;
+  const body =
+    source.type === 'text'
+      ? textOf(source.data)
+      : source.type === 'content'
+        ? contentText(source.content)
+        : '[document]';
+  return [textOf(block.title), textOf(block.context), body].filter(Boolean).join('\n');
+}
+
+/**
+ * Text of a content value: a string, an array of Anthropic blocks or Gemini parts, or one block.
+ * Only what a model reads as text: thinking counts, its signature does not; redacted thinking,
+ * images, audio and PDFs are a short placeholder (their tokens are counted by
+ * `countMessageTokens`), never their base64 or a serialized block.
+ */
 export function contentText(content: unknown): string {
   if (content == null) return '';
   if (typeof content === 'string') return content;
@@ -26,13 +45,17 @@ export function contentText(content: unknown): string {
   if (typeof content === 'object') {
     const block = content as Block;
     if (typeof block.text === 'string') return block.text;
+    if (block.type === 'thinking') return textOf(block.thinking);
+    if (block.type === 'redacted_thinking') return '';
     if (block.type === 'tool_use') return `${block.name} ${JSON.stringify(block.input)}`;
     if (block.type === 'tool_result') return contentText(block.content);
+    if (block.type === 'document') return documentText(block);
     const functionCall = block.functionCall as Block | undefined;
     if (functionCall) return `${functionCall.name} ${JSON.stringify(functionCall.args)}`;
     const functionResponse = block.functionResponse as Block | undefined;
     if (functionResponse) return JSON.stringify(functionResponse.response);
-    return JSON.stringify(content);
+    if (typeof block.type === 'string') return `[${block.type}]`;
+    return `[${Object.keys(block)[0] ?? 'part'}]`;
   }
   return String(content);
 }

@@ -17,6 +17,7 @@ export { mergeAdjacentRoles } from './merge-adjacent.ts';
 export { TranscriptFormatError } from './transcript-format-error.ts';
 export type {
   ReadTranscriptOptions,
+  RecordedCall,
   RecordedUsage,
   TranscriptFormat,
   TranscriptIssue,

@@ -3,7 +3,7 @@ import { isRecord } from '../text/is-record.ts';
 import { numberField, parseJsonLines, stringField, type JsonLinesResult } from './json-lines.ts';
 import { contentBlocks, mergeAdjacentRoles } from './merge-adjacent.ts';
 import { TranscriptFormatError } from './transcript-format-error.ts';
-import type { RecordedUsage, TranscriptIssue, TranscriptReadResult } from './types.ts';
+import type { RecordedCall, RecordedUsage, TranscriptIssue, TranscriptReadResult } from './types.ts';
 
 /** Record types Claude Code writes that carry no conversation turn: read past without an issue. */
 const CLAUDE_CODE_BOOKKEEPING = new Set([
@@ -35,6 +35,17 @@ export function usageFromAnthropic(usage: Record<string, unknown>): RecordedUsag
   };
 }
 
+/** Usage with Claude Code's split of cache writes by lifetime (`cache_creation.ephemeral_1h_input_tokens`). */
+function recordedCall(usage: Record<string, unknown>, model: string | undefined, turn: number): RecordedCall {
+  const creation = isRecord(usage.cache_creation) ? usage.cache_creation : {};
+  return {
+    ...usageFromAnthropic(usage),
+    cacheWriteOneHourTokens: numberField(creation, 'ephemeral_1h_input_tokens'),
+    ...(model === undefined ? {} : { model }),
+    turn,
+  };
+}
+
 /**
  * Reads a Claude Code session JSONL (`~/.claude/projects/<project>/<session>.jsonl`) into
  * Anthropic messages, in file order. Sidechain records, meta records (caveats) and Claude Code's
@@ -60,6 +71,10 @@ export function readClaudeCodeJsonl(text: string | JsonLinesResult): TranscriptR
   let model: string | undefined;
   let cliVersion: string | undefined;
   let lastUsage: RecordedUsage | undefined;
+  // Claude Code writes one line per content block, each carrying the whole call's usage: one call per message id
+  const calls = new Map<string, RecordedCall>();
+  let assistantTurns = 0;
+  let previousRole: string | undefined;
 
   for (const { line, value } of parsed.records) {
     const type = isRecord(value) ? stringField(value, 'type') : undefined;
@@ -98,7 +113,15 @@ export function readClaudeCodeJsonl(text: string | JsonLinesResult): TranscriptR
     if (type === 'assistant') {
       if (message.model === SYNTHETIC_MODEL) continue;
       model = stringField(message, 'model') ?? model;
-      if (isRecord(message.usage)) lastUsage = usageFromAnthropic(message.usage);
+      if (previousRole !== 'assistant') assistantTurns++;
+      previousRole = 'assistant';
+      if (isRecord(message.usage)) {
+        lastUsage = usageFromAnthropic(message.usage);
+        const id = stringField(message, 'id') ?? `line ${line}`;
+        const first = calls.get(id);
+        // a later line of the same call may carry the final output count; the turn is where the call began
+        calls.set(id, recordedCall(message.usage, stringField(message, 'model'), first?.turn ?? assistantTurns - 1));
+      }
       for (const block of contentBlocks(message.content)) {
         if (isRecord(block) && block.type === 'tool_use' && typeof block.id === 'string') seenCalls.add(block.id);
       }
@@ -121,6 +144,7 @@ export function readClaudeCodeJsonl(text: string | JsonLinesResult): TranscriptR
       if (kept.length === 0) continue;
       content = kept.length === content.length ? content : kept;
     }
+    previousRole = 'user';
     messages.push({ role: 'user', content });
   }
   if (known === 0)
@@ -134,6 +158,6 @@ export function readClaudeCodeJsonl(text: string | JsonLinesResult): TranscriptR
     dialect: 'anthropic',
     messages: mergeAdjacentRoles(messages, 'content'),
     issues: issues.sort((a, b) => a.line - b.line),
-    metadata: { sessionId, cwd, model, cliVersion, lastUsage },
+    metadata: { sessionId, cwd, model, cliVersion, lastUsage, recordedCalls: [...calls.values()] },
   };
 }

@@ -2,7 +2,7 @@ import type { ProviderMessage } from '../messages/types.ts';
 import { isRecord } from '../text/is-record.ts';
 import { numberField, parseJsonLines, stringField, type JsonLinesResult } from './json-lines.ts';
 import { TranscriptFormatError } from './transcript-format-error.ts';
-import type { RecordedUsage, TranscriptIssue, TranscriptReadResult } from './types.ts';
+import type { RecordedCall, RecordedUsage, TranscriptIssue, TranscriptReadResult } from './types.ts';
 
 /** Top-level rollout line types (`{ timestamp, type, payload }`). */
 export const CODEX_LINE_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
@@ -173,6 +173,8 @@ export function readCodexRolloutJsonl(text: string | JsonLinesResult): Transcrip
   let cwd: string | undefined;
   let model: string | undefined;
   let cliVersion: string | undefined;
+  const recordedCalls: RecordedCall[] = [];
+  let previousTotal: number | undefined;
   let lastUsage: RecordedUsage | undefined;
 
   const readItem = (item: Record<string, unknown>, line: number): boolean => {
@@ -208,8 +210,17 @@ export function readCodexRolloutJsonl(text: string | JsonLinesResult): Transcrip
         model = stringField(payload, 'model') ?? model;
         cwd = stringField(payload, 'cwd') ?? cwd;
       } else if (type === 'event_msg') {
-        if (payload.type === 'token_count' && isRecord(payload.info))
-          lastUsage = usageFromTokenCount(payload.info) ?? lastUsage;
+        if (payload.type === 'token_count' && isRecord(payload.info)) {
+          const usage = usageFromTokenCount(payload.info);
+          lastUsage = usage ?? lastUsage;
+          // Codex repeats a token_count event without a new call: the running total tells
+          const total = isRecord(payload.info.total_token_usage)
+            ? numberField(payload.info.total_token_usage, 'total_tokens')
+            : undefined;
+          if (usage !== undefined && (total === undefined || total !== previousTotal))
+            recordedCalls.push({ ...usage, cacheWriteOneHourTokens: 0, ...(model === undefined ? {} : { model }) });
+          previousTotal = total ?? previousTotal;
+        }
       } else if (type === 'compacted') {
         chat.reset();
         if (Array.isArray(payload.replacement_history)) {
@@ -255,6 +266,6 @@ export function readCodexRolloutJsonl(text: string | JsonLinesResult): Transcrip
     dialect: 'openai',
     messages: chat.messages,
     issues: issues.sort((a, b) => a.line - b.line),
-    metadata: { sessionId, cwd, model, cliVersion, lastUsage },
+    metadata: { sessionId, cwd, model, cliVersion, lastUsage, recordedCalls },
   };
 }

@@ -3,7 +3,7 @@ import { isRecord } from '../text/is-record.ts';
 import { numberField, parseJsonLines, stringField, type JsonLine, type JsonLinesResult } from './json-lines.ts';
 import { mergeAdjacentRoles } from './merge-adjacent.ts';
 import { TranscriptFormatError } from './transcript-format-error.ts';
-import type { RecordedUsage, TranscriptIssue, TranscriptReadResult } from './types.ts';
+import type { RecordedCall, RecordedUsage, TranscriptIssue, TranscriptReadResult } from './types.ts';
 
 /** Message record types Gemini CLI writes; only `user` and `gemini` reach the model. */
 export const GEMINI_CLI_MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
@@ -174,14 +174,28 @@ export function readGeminiCliChat(text: string | JsonLinesResult): TranscriptRea
   const messages: ProviderMessage[] = [];
   let model: string | undefined;
   let lastUsage: RecordedUsage | undefined;
+  const recordedCalls: RecordedCall[] = [];
+  let modelTurns = 0;
   for (const { record } of records) {
     if (record.type === 'user') {
       const parts = partsOf(record.content);
       if (parts.length > 0) messages.push({ role: 'user', parts });
     } else if (record.type === 'gemini') {
       model = stringField(record, 'model') ?? model;
-      if (isRecord(record.tokens)) lastUsage = usageFromGeminiCliTokens(record.tokens);
-      messages.push(...geminiTurns(record));
+      const turns = geminiTurns(record);
+      // a model turn right after another merges with it: the call belongs to the turn it joins
+      const startsTurn = turns[0]?.role === 'model' && messages[messages.length - 1]?.role !== 'model';
+      if (startsTurn) modelTurns++;
+      if (isRecord(record.tokens)) {
+        lastUsage = usageFromGeminiCliTokens(record.tokens);
+        recordedCalls.push({
+          ...lastUsage,
+          cacheWriteOneHourTokens: 0,
+          ...(model === undefined ? {} : { model }),
+          ...(modelTurns > 0 ? { turn: modelTurns - 1 } : {}),
+        });
+      }
+      messages.push(...turns);
     }
   }
   return {
@@ -189,6 +203,6 @@ export function readGeminiCliChat(text: string | JsonLinesResult): TranscriptRea
     dialect: 'gemini',
     messages: mergeAdjacentRoles(messages, 'parts'),
     issues: issues.sort((a, b) => a.line - b.line),
-    metadata: { sessionId: stringField(header, 'sessionId'), model, lastUsage },
+    metadata: { sessionId: stringField(header, 'sessionId'), model, lastUsage, recordedCalls },
   };
 }

@@ -42,6 +42,18 @@ export interface RecordedUsage {
   readonly measuredInputTokens: number;
 }
 
+/** One model call as the file records it: its usage, counted once however many lines carry it. */
+export interface RecordedCall extends RecordedUsage {
+  readonly model?: string;
+  /** Of `cacheWriteTokens`, those written with a 1-hour lifetime (Anthropic's `cache_creation`); 0 when not split. */
+  readonly cacheWriteOneHourTokens: number;
+  /**
+   * Which model turn of `messages` the call wrote: 0 for the first assistant (Gemini `model`)
+   * message. Its prompt was the history before that message. Absent when the file does not tell.
+   */
+  readonly turn?: number;
+}
+
 /** Session facts a CLI file carries besides its messages. */
 export interface TranscriptMetadata {
   readonly sessionId?: string;
@@ -50,6 +62,8 @@ export interface TranscriptMetadata {
   readonly cliVersion?: string;
   /** The latest usage the file records, when it records any. */
   readonly lastUsage?: RecordedUsage;
+  /** Every model call whose usage the file records, in order; absent or empty when it records none. */
+  readonly recordedCalls?: readonly RecordedCall[];
 }
 
 export interface TranscriptReadResult {

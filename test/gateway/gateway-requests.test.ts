@@ -78,6 +78,35 @@ describe('gateway requests', () => {
     expect(upstream.calls.at(-1)?.text).toBe('{"messages": [');
   });
 
+  it('a gzip answer reaches the client as it came, and its usage is still read', async () => {
+    const upstream = new ScriptedUpstream();
+    const ledger = memoryLedger();
+    const gateway = createGateway({
+      storage: createMemoryStore(),
+      ceiling: 40_000,
+      ledger,
+      fetch: async (request) => {
+        const answer = await upstream.fetch(request);
+        const zipped = answer.body?.pipeThrough(new CompressionStream('gzip'));
+        return new Response(zipped, {
+          status: answer.status,
+          headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        });
+      },
+    });
+    const body = { ...claudeCodeBody(12), stream: false };
+    const response = await gateway.handle(
+      new Request(`${ORIGIN}/v1/messages`, { method: 'POST', headers: CLAUDE_HEADERS, body: JSON.stringify(body) }),
+    );
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    const text = await new Response(response.body?.pipeThrough(new DecompressionStream('gzip'))).text();
+    expect(JSON.parse(text).usage.cache_creation_input_tokens).toBeGreaterThan(0);
+    await gateway.idle();
+    for (let wait = 0; wait < 50 && (await ledger.lines()).length === 0; wait++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect((await ledger.lines())[0].cacheWriteTokens).toBeGreaterThan(0);
+  });
+
   it('a body past the size limit is forwarded unread', async () => {
     const { upstream, gateway } = setup({ maxBodyBytes: 100_000 });
     const text = JSON.stringify(claudeCodeBody(12));
@@ -193,8 +222,15 @@ describe('gateway requests', () => {
       expect(answer).toContain('usageMetadata');
       if (call > 6) expect(verdict).toBe('folded');
       expect(upstream.calls.at(-1)?.path).toBe('/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse');
-      const sent = upstream.calls.at(-1)?.body as { systemInstruction: unknown };
+      const sent = upstream.calls.at(-1)?.body as {
+        systemInstruction: unknown;
+        contents: Array<{ parts: Array<Record<string, unknown>> }>;
+      };
       expect(JSON.stringify(sent.systemInstruction)).toBe('{"parts":[{"text":"You are Gemini."}]}');
+      // a signed part in the view is the client's, byte for byte
+      const signed = sent.contents.flatMap((content) => content.parts.filter((part) => 'thoughtSignature' in part));
+      expect(signed.length).toBeGreaterThan(0);
+      for (const part of signed) expect(text).toContain(JSON.stringify(part));
     }
     const sessions = new Set((await ledger.lines()).map((line) => line.session).filter(Boolean));
     expect(sessions.size).toBe(1);

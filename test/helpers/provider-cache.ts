@@ -9,7 +9,6 @@ const OPENAI_MIN_CACHED = 1_024;
 const OPENAI_CACHE_STEP = 128;
 
 const tokens = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN);
-const hash = (text: string) => createHash('sha1').update(text).digest('hex');
 
 type Block = Record<string, unknown>;
 const withoutCacheControl = ({ cache_control: _ignored, ...rest }: Block) => rest;
@@ -49,13 +48,16 @@ export class AnthropicCacheSimulator {
         });
     const prefixHashes: string[] = [];
     const prefixTokens: number[] = [];
-    let text = '';
+    // one running digest, read at each segment: the same hashes as hashing each whole prefix, in linear time
+    const running = createHash('sha1');
+    let length = 0;
     for (const segment of segments) {
-      text += segment.text;
-      prefixHashes.push(hash(text));
-      prefixTokens.push(tokens(text.length));
+      running.update(segment.text);
+      length += segment.text.length;
+      prefixHashes.push(running.copy().digest('hex'));
+      prefixTokens.push(tokens(length));
     }
-    const total = tokens(text.length);
+    const total = tokens(length);
     const breakpoints = segments.flatMap((segment, index) => (segment.marked ? [index] : []));
     let read = 0;
     for (const at of breakpoints)

@@ -265,6 +265,9 @@ export class ScriptedUpstream {
         outgoing.destroy();
       }
     });
+    // a busy test process must not close a kept-alive connection under a client that is about to reuse it
+    this.server.keepAliveTimeout = 120_000;
+    this.server.requestTimeout = 0;
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }

@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/fixtures.ts';
+import { OPUS_4_5, recordedSpend } from '../helpers/recorded-spend.ts';
 
 const BIN = join(REPO_ROOT, 'node_modules/.bin');
 const run = (command: string, args: string[], cwd: string): string =>
@@ -59,6 +60,12 @@ for (let end = 3; end <= history.length; end += 2) {
 const rail = startTaskRail({ id: 'ship', title: 'Ship', objective: 'Check the package', now: 1 });
 export const result = { subpaths: loaded, epochs, viewLength: view.length, viewChars: JSON.stringify(view).length, tokens: countTokens('hello world'), rail: rail.ok };
 `;
+
+/** The Claude Code fixture that records usage per call, a signed thinking block and a screenshot. */
+const USAGE_FIXTURE = join(REPO_ROOT, 'test/fixtures/claude-code/7d1c2e9a-5b3f-4c8e-9a21-3f6b0c4d8e17.jsonl');
+
+/** Cells of a table row: columns are separated by two spaces or more. */
+const cellsOf = (line: string): string[] => line.trim().split(/ {2,}/);
 
 describe('the packed tarball', () => {
   let root: string;
@@ -121,7 +128,7 @@ describe('the packed tarball', () => {
     );
     // tarballs come from the local npm cache; metadata npm ci never fetched may come from the registry
     run('npm', ['install', '--prefer-offline', '--no-package-lock'], consumer());
-  }, 180_000);
+  }, 480_000);
 
   afterAll(() => {
     if (root) rmSync(root, { recursive: true, force: true });
@@ -208,4 +215,36 @@ describe('the packed tarball', () => {
     const deno = JSON.parse(run(join(BIN, 'deno'), ['run', '--no-prompt', 'node-main.mjs'], consumer()));
     expect(deno).toEqual(node);
   });
+
+  it("runs the README's report through npx from an empty folder and from the clone: o200k, every column filled, the recorded spend to the cent", () => {
+    const empty = mkdtempSync(join(tmpdir(), 'warpfold-npx-'));
+    const expected = recordedSpend(USAGE_FIXTURE, OPUS_4_5);
+    try {
+      for (const cwd of [empty, join(root, 'clone')]) {
+        const npx = (args: string[]) =>
+          run('npx', ['--yes', '--package', tarball, 'warpfold', 'report', USAGE_FIXTURE, ...args], cwd);
+        const report = JSON.parse(npx(['--json']));
+        expect(report.tokenizer).toBe('o200k');
+        const [session] = report.sessions;
+        expect(session.price.id).toBe('claude-opus-4-5');
+        expect(session.ceilingSource).toBe('model');
+        expect(session.measured.calls).toBe(expected.calls);
+        expect(session.measured.peakInputTokens).toBe(expected.peakInput);
+        expect(session.measured.totalCost.toFixed(2)).toBe(expected.dollars.toFixed(2));
+        expect(session.calibratedCalls).toBe(session.calls);
+        for (const cost of Object.values(session.cost)) expect(typeof cost).toBe('number');
+        expect(typeof session.retentionPercent).toBe('number');
+
+        const table = npx([]).split('\n');
+        const header = cellsOf(table[0]);
+        const row = cellsOf(table[2]);
+        expect(row).toHaveLength(header.length);
+        for (const cell of row) expect(cell).not.toMatch(/^(|—|-|unpriced|not recorded)$/);
+        expect(row[header.indexOf('spent $')]).toBe(`$${expected.dollars.toFixed(2)}`);
+        expect(row[header.indexOf('retention')]).toMatch(/^\d+\.\d%/);
+      }
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

@@ -42,13 +42,19 @@ describe('renderMessage', () => {
     expect(toolArgumentText(undefined)).toBe('');
   });
 
-  it('joins block arrays with newlines and serializes unknown blocks', () => {
+  it('joins block arrays with newlines and never serializes a block or its base64', () => {
+    const base64 = 'iVBORw0KGgo'.repeat(500);
     expect(
       contentText([
         { type: 'text', text: 'a' },
-        { type: 'image', source: 'x' },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: base64 } },
+        { type: 'thinking', thinking: 'I think', signature: 'EqQBCkYIBxgCKkD'.repeat(200) },
+        { type: 'redacted_thinking', data: 'EmwKAhgBEgy3'.repeat(100) },
+        { type: 'document', title: 'spec', source: { type: 'text', media_type: 'text/plain', data: 'body' } },
+        { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: base64 } },
+        { inlineData: { mimeType: 'image/png', data: base64 } },
       ]),
-    ).toBe('a\n{"type":"image","source":"x"}');
+    ).toBe('a\n[image]\nI think\n\nspec\nbody\n[document]\n[inlineData]');
   });
 
   it('concatenates a prompt', () => {

@@ -136,6 +136,18 @@ describe('Codex CLI rollout JSONL', () => {
         outputTokens: 120,
         measuredInputTokens: 5000,
       },
+      // one token_count event: one call
+      recordedCalls: [
+        {
+          inputTokens: 2000,
+          cacheReadTokens: 3000,
+          cacheWriteTokens: 0,
+          cacheWriteOneHourTokens: 0,
+          outputTokens: 120,
+          measuredInputTokens: 5000,
+          model: 'gpt-5-codex',
+        },
+      ],
     });
     expect(() => new FoldSession({ pressureCeiling: 8_000 }).prepare(result.messages)).not.toThrow();
   });

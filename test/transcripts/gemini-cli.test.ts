@@ -108,6 +108,29 @@ describe('Gemini CLI chat files', () => {
         outputTokens: 5,
         measuredInputTokens: 6400,
       },
+      // one call per model turn, in order
+      recordedCalls: [
+        {
+          inputTokens: 1200,
+          cacheReadTokens: 5000,
+          cacheWriteTokens: 0,
+          cacheWriteOneHourTokens: 0,
+          outputTokens: 40,
+          measuredInputTokens: 6200,
+          model: 'gemini-2.5-pro',
+          turn: 0,
+        },
+        {
+          inputTokens: 200,
+          cacheReadTokens: 6200,
+          cacheWriteTokens: 0,
+          cacheWriteOneHourTokens: 0,
+          outputTokens: 5,
+          measuredInputTokens: 6400,
+          model: 'gemini-2.5-pro',
+          turn: 1,
+        },
+      ],
     });
     expect(() => new FoldSession({ pressureCeiling: 8_000 }).prepare(result.messages)).not.toThrow();
   });

@@ -10,10 +10,10 @@ import {
   clearStrategy,
   identifiers,
   maskStrategy,
+  messageTokens,
   rawStrategy,
   renderedMessage,
   resetSharedTokenMemo,
-  textTokens,
   truncateStrategy,
   type BaselineMessage,
   type Strategy,
@@ -123,7 +123,7 @@ export async function replayHistory(
     const measure = (name: StrategyName, view: readonly BaselineMessage[]) => {
       const state = states.get(name) as SeriesState;
       const parts = view.map(renderedMessage);
-      const sizes = parts.map(textTokens);
+      const sizes = view.map(messageTokens);
       const total = sizes.reduce((sum, size) => sum + size, 0);
       const shared = leadingIdenticalTokens(state.previousParts, parts, sizes);
       let sharedMessages = 0;
@@ -162,7 +162,7 @@ export async function replayHistory(
     measured = folded.total;
     for (const [name, strategy] of baselines) measure(name, strategy.prepare(slice as BaselineMessage[], {}).messages);
     let rawTokens = 0;
-    for (const message of slice) rawTokens += textTokens(renderedMessage(message as BaselineMessage));
+    for (const message of slice) rawTokens += messageTokens(message as BaselineMessage);
     calls.push({
       call: callIndex + 1,
       historyLength: point,

@@ -1,10 +1,9 @@
-import { resolveContextBudget } from '../../budget/resolve-context-budget.ts';
+import { resolveCeiling, type CeilingSource } from '../../budget/ceiling-rule.ts';
+import { BudgetInputError } from '../../budget/budget-input-error.ts';
+import { contextWindowForModel } from '../../budget/context-window-for-model.ts';
 import type { Dialect } from '../../messages/types.ts';
 import type { TranscriptFormat } from '../../transcripts/types.ts';
-import type { CliOutput } from './cli-output.ts';
-
-/** The ceiling of the benchmark's replays: used when no model or ceiling is known. */
-export const FALLBACK_CEILING = 16_000;
+import { UsageError } from './usage-error.ts';
 
 export interface SessionCeiling {
   /** The prompt budget the fold works under. */
@@ -12,8 +11,9 @@ export interface SessionCeiling {
   /** The model's whole window when the model is known; the ceiling otherwise. */
   readonly window: number;
   readonly model: string | undefined;
-  /** Where the ceiling came from. */
-  readonly source: 'ceiling' | 'model' | 'transcript' | 'fallback';
+  /** Where the ceiling came from, by the one ceiling rule (`resolveCeiling`). */
+  readonly source: CeilingSource;
+  readonly explanation: string;
 }
 
 /** The transport a transcript came through, as `resolveContextBudget` names engines. */
@@ -24,39 +24,24 @@ export function engineOf(format: TranscriptFormat, dialect: Dialect): string {
   return dialect === 'anthropic' ? 'claude' : dialect === 'gemini' ? 'gemini' : 'openai';
 }
 
-function windowOf(engine: string, model: string): { ceiling: number; window: number } | null {
-  try {
-    const budget = resolveContextBudget({ engine, model });
-    return { ceiling: budget.pressureCeilingTokens, window: budget.contextWindowTokens };
-  } catch {
-    return null;
-  }
-}
-
 /**
- * `--ceiling` first, then `--model` through `resolveContextBudget`, then the model the transcript
- * records; the benchmark's 16,000 when none is known (said once).
+ * The ceiling of `report`, `inspect` and `fold`, by the gateway's rule: `--ceiling`, else the
+ * model's budget (`--model`, else the recorded model) capped at 200,000, else 200,000.
  */
 export function ceilingForSession(
   options: { ceiling?: number; model?: string },
   recordedModel: string | undefined,
   engine: string,
-  output: CliOutput,
+  command: string,
 ): SessionCeiling {
   const model = options.model ?? recordedModel;
-  const known = model === undefined ? null : windowOf(engine, model);
-  if (options.ceiling !== undefined)
-    return { ceiling: options.ceiling, window: known?.window ?? options.ceiling, model, source: 'ceiling' };
-  if (known !== null) return { ...known, model, source: options.model !== undefined ? 'model' : 'transcript' };
-  if (options.model !== undefined)
-    output.noticeOnce(
-      `window:${options.model}`,
-      `no context window known for "${options.model}": folding at ${FALLBACK_CEILING.toLocaleString('en-US')} tokens (pass --ceiling N)`,
-    );
-  else
-    output.noticeOnce(
-      `window:${model ?? ''}`,
-      `${model === undefined ? 'no model recorded' : `no context window known for "${model}"`}: folding at ${FALLBACK_CEILING.toLocaleString('en-US')} tokens (pass --ceiling N or --model M)`,
-    );
-  return { ceiling: FALLBACK_CEILING, window: FALLBACK_CEILING, model, source: 'fallback' };
+  let choice;
+  try {
+    choice = resolveCeiling({ configured: options.ceiling, model, engine });
+  } catch (error) {
+    if (error instanceof BudgetInputError) throw new UsageError(`--ceiling: ${error.message}`, command);
+    throw error;
+  }
+  const window = (model === undefined ? null : contextWindowForModel(model, engine)) ?? choice.tokens;
+  return { ceiling: choice.tokens, window, model, source: choice.source, explanation: choice.explanation };
 }

@@ -1,3 +1,4 @@
+import { MINIMUM_PRESSURE_CEILING_TOKENS } from '../../budget/resolve-context-budget.ts';
 import { writeFileSync } from 'node:fs';
 import { FoldSession } from '../../session/fold-session.ts';
 import type { ProviderMessage } from '../../messages/types.ts';
@@ -41,9 +42,10 @@ export async function foldCommand(args: readonly string[], output: CliOutput): P
       'fold',
     );
   const [file] = positionals;
-  const ceilingOption = integerOption('fold', 'ceiling', values.ceiling, 1_000);
+  const ceilingOption = integerOption('fold', 'ceiling', values.ceiling, MINIMUM_PRESSURE_CEILING_TOKENS);
   const at = integerOption('fold', 'at', values.at, 1);
-  const tokenizer = choiceOption('fold', 'tokenizer', values.tokenizer, ['o200k', 'estimate'] as const);
+  // o200k is the only counter; the flag stays accepted for scripts that pass it
+  choiceOption('fold', 'tokenizer', values.tokenizer, ['o200k'] as const);
   let read;
   try {
     read = await readSessionFile(file);
@@ -60,12 +62,12 @@ export async function foldCommand(args: readonly string[], output: CliOutput): P
   if (at !== undefined && at > stops.length)
     throw new UsageError(`--at ${at}: ${file} has ${stops.length} model call${stops.length === 1 ? '' : 's'}`, 'fold');
   const last = at ?? stops.length;
-  const counter = await loadTokenCounter(tokenizer, output);
+  const counter = loadTokenCounter();
   const ceiling = ceilingForSession(
     { ceiling: ceilingOption, model: stringOption(values.model) },
     read.metadata.model,
     engineOf(read.format, read.dialect),
-    output,
+    'fold',
   );
   let clock = 0;
   const session = new FoldSession({
@@ -81,7 +83,7 @@ export async function foldCommand(args: readonly string[], output: CliOutput): P
     clock += CALL_INTERVAL_MILLISECONDS;
     const outcome = session.prepare(read.messages.slice(0, stops[call]), { measuredInputTokens: measured });
     view = outcome.messages;
-    measured = view.reduce((total, message) => total + measure.tokens(measure.rendered(message)), 0);
+    measured = view.reduce((total, message) => total + measure.messageTokens(message), 0);
   }
   const text = `${JSON.stringify(view, null, 2)}\n`;
   const out = stringOption(values.out);
@@ -94,7 +96,7 @@ export async function foldCommand(args: readonly string[], output: CliOutput): P
       `${JSON.stringify({ file, dialect: read.dialect, call: last, of: stops.length, ceiling: ceiling.ceiling, receipts: session.receipts() }, null, 2)}\n`,
     );
   output.warn(
-    `call ${last} of ${stops.length}: ${view.length} messages (${read.dialect}), ceiling ${ceiling.ceiling.toLocaleString('en-US')}${out ? ` → ${out}` : ''}${receiptFile ? `, receipt → ${receiptFile}` : ''}`,
+    `call ${last} of ${stops.length}: ${view.length} messages (${read.dialect}), ceiling ${ceiling.ceiling.toLocaleString('en-US')} (${ceiling.explanation})${out ? ` → ${out}` : ''}${receiptFile ? `, receipt → ${receiptFile}` : ''}`,
   );
   return EXIT_OK;
 }

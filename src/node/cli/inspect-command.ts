@@ -1,7 +1,11 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { integerOption, parseCommandArguments } from './arguments.ts';
+import { MINIMUM_PRESSURE_CEILING_TOKENS } from '../../budget/resolve-context-budget.ts';
+import { integerOption, parseCommandArguments, stringOption } from './arguments.ts';
+import { ceilingForSession, engineOf } from './context-ceiling.ts';
+import { priceForSession, priceOption } from './price-class.ts';
+import { readSessionFile } from './read-session-file.ts';
 import type { CliOutput } from './cli-output.ts';
 import { INSPECT_HELP } from './help-texts.ts';
 import { inspectorFolder, startInspectorServer } from './inspector-server.ts';
@@ -28,6 +32,9 @@ export async function inspectCommand(
   const { values, positionals } = parseCommandArguments('inspect', args, {
     port: { type: 'string' },
     open: { type: 'boolean' },
+    ceiling: { type: 'string' },
+    model: { type: 'string' },
+    price: { type: 'string' },
   });
   if (values.help) {
     output.stdout.write(INSPECT_HELP);
@@ -40,6 +47,9 @@ export async function inspectCommand(
     );
   const port = integerOption('inspect', 'port', values.port, 0);
   if (port !== undefined && port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`, 'inspect');
+  const ceilingOption = integerOption('inspect', 'ceiling', values.ceiling, MINIMUM_PRESSURE_CEILING_TOKENS);
+  const model = stringOption(values.model);
+  const price = priceOption(stringOption(values.price), 'inspect');
   const file = resolve(positionals[0]);
   let problem: string | undefined;
   try {
@@ -59,9 +69,30 @@ export async function inspectCommand(
     );
     return EXIT_FILE_FAILED;
   }
+  // the ceiling and prices `warpfold report` uses for the same file
+  let read;
+  try {
+    read = await readSessionFile(file);
+  } catch (error) {
+    output.warn(`${positionals[0]}: ${(error as Error).message}`);
+    return EXIT_FILE_FAILED;
+  }
+  const ceiling = ceilingForSession(
+    { ceiling: ceilingOption, model },
+    read.metadata.model,
+    engineOf(read.format, read.dialect),
+    'inspect',
+  );
+  const sessionPrice = priceForSession(price, ceiling.model);
+  output.warn(
+    `ceiling ${ceiling.ceiling.toLocaleString('en-US')} (${ceiling.explanation}); prices ${sessionPrice?.model ?? "unpriced: the benchmark's sonnet-class shown"}`,
+  );
   let server;
   try {
-    server = await startInspectorServer(file, folder, port);
+    server = await startInspectorServer(file, folder, port, {
+      ceiling: String(ceiling.ceiling),
+      ...(sessionPrice === null ? {} : { price: sessionPrice.model }),
+    });
   } catch (error) {
     output.warn(`cannot listen on 127.0.0.1${port ? `:${port}` : ''}: ${(error as Error).message}`);
     return EXIT_FILE_FAILED;

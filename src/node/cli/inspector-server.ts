@@ -43,7 +43,12 @@ export interface InspectorServer {
  * Serves the built inspector and one session file on 127.0.0.1. Only files inside the inspector
  * folder and that one file are served; nothing else on the disk is reachable.
  */
-export async function startInspectorServer(sessionFile: string, folder: string, port = 0): Promise<InspectorServer> {
+export async function startInspectorServer(
+  sessionFile: string,
+  folder: string,
+  port = 0,
+  settings: Readonly<Record<string, string>> = {},
+): Promise<InspectorServer> {
   const root = resolve(folder);
   const sessionName = basename(sessionFile);
   const sessionUrlPath = `${SESSION_PATH_PREFIX}${encodeURIComponent(sessionName)}`;
@@ -79,7 +84,7 @@ export async function startInspectorServer(sessionFile: string, folder: string, 
   const address = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${address.port}`;
   return {
-    url: `${origin}/?sample=${encodeURIComponent(sessionUrlPath.slice(1))}`,
+    url: `${origin}/?${new URLSearchParams({ sample: sessionUrlPath.slice(1), ...settings }).toString()}`,
     server,
     close: () =>
       new Promise((resolvePromise) => {

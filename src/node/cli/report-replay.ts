@@ -2,6 +2,7 @@ import { FoldSession } from '../../session/fold-session.ts';
 import { callCost } from '../../tokens/call-cost.ts';
 import { leadingIdenticalTokens } from '../../tokens/cached-prefix.ts';
 import type { ModelPrice } from '../../tokens/price-table.ts';
+import { countMessageTokens } from '../../tokens/message-tokens.ts';
 import { renderMessage, type RenderableMessage } from '../../tokens/render-message.ts';
 import type { ProviderMessage } from '../../messages/types.ts';
 
@@ -39,6 +40,11 @@ export interface ReplaySetup {
   readonly measure?: Measure;
   /** Called after each model call with (done, of). */
   readonly onCall?: (done: number, of: number) => void;
+  /**
+   * Input tokens the provider recorded for the call that wrote model turn `turn` (0 for the
+   * first assistant message): the replays are calibrated to them.
+   */
+  readonly recordedInput?: ReadonlyMap<number, number>;
 }
 
 export interface StrategyTally {
@@ -54,6 +60,8 @@ export interface StrategyTally {
 
 export interface ReplayTally {
   readonly calls: number;
+  /** Calls whose counts were calibrated to a recorded input (the rest carry the last known offset). */
+  readonly calibratedCalls: number;
   readonly overflowCalls: number;
   readonly raw: StrategyTally;
   readonly warpfold: StrategyTally;
@@ -75,19 +83,16 @@ const emptyTally = (): StrategyTally => ({
 
 export interface Measure {
   rendered(message: ProviderMessage): string;
-  tokens(text: string): number;
+  /** Tokens of one message as the engine counts it (`countMessageTokens`): billed text plus media. */
+  messageTokens(message: ProviderMessage): number;
 }
 
-/** Renderings and token counts remembered per message object, then per rendering: each distinct message is tokenized once. */
+/** Renderings and token counts remembered per message object, then per text: each distinct message is tokenized once. */
 export function createMeasure(countTokens: (text: string) => number): Measure {
   const rendering = new WeakMap<object, string>();
+  const tokensOfMessage = new WeakMap<object, number>();
   const tokensOfText = new Map<string, number>();
-  const rendered = (message: ProviderMessage): string => {
-    let text = rendering.get(message);
-    if (text === undefined) rendering.set(message, (text = renderMessage(message as RenderableMessage)));
-    return text;
-  };
-  const tokens = (text: string): number => {
+  const textTokens = (text: string): number => {
     let count = tokensOfText.get(text);
     if (count === undefined) {
       count = countTokens(text);
@@ -97,7 +102,17 @@ export function createMeasure(countTokens: (text: string) => number): Measure {
     }
     return count;
   };
-  return { rendered, tokens };
+  const rendered = (message: ProviderMessage): string => {
+    let text = rendering.get(message);
+    if (text === undefined) rendering.set(message, (text = renderMessage(message as RenderableMessage)));
+    return text;
+  };
+  const messageTokens = (message: ProviderMessage): number => {
+    let count = tokensOfMessage.get(message);
+    if (count === undefined) tokensOfMessage.set(message, (count = countMessageTokens(message, textTokens)));
+    return count;
+  };
+  return { rendered, messageTokens };
 }
 
 interface ViewMeter {
@@ -107,12 +122,22 @@ interface ViewMeter {
 }
 
 /**
+ * A count calibrated to what the provider measured: our o200k count of the messages plus the
+ * offset of the last recorded call (its system prompt, its tools and the tokenizer difference,
+ * none of which the transcript holds). Never below zero.
+ */
+const calibrate = (counted: number, offset: number): number => Math.max(0, counted + offset);
+
+/**
  * One session replayed as an agent runs it, every strategy side by side in one pass: a model call
  * before each assistant (or Gemini `model`) message (after the first message), the history so far handed to
  * `prepare` with the previous prompt's size as `measuredInputTokens`, the clock 20 s on per call.
  * Costs, cache reads and retention follow the reference scorer (and `warpfold/baselines`'
  * `replaySession`) exactly; the raw history is measured incrementally, and no view is kept past
- * the next call, so memory stays bounded by the session itself.
+ * the next call, so memory stays bounded by the session itself. Where the transcript records the
+ * input of a call, every strategy's count at that call is calibrated by the same offset (recorded
+ * minus our count of the raw history), and warpfold gets its calibrated count back as
+ * `measuredInputTokens`, as it would running live.
  */
 export function replayForReport(messages: readonly ProviderMessage[], setup: ReplaySetup): ReplayTally {
   const measure = setup.measure ?? createMeasure(setup.countTokens);
@@ -137,6 +162,9 @@ export function replayForReport(messages: readonly ProviderMessage[], setup: Rep
   let rawMeasuredUpTo = 0;
   let previousRawTotal = 0;
   let overflowCalls = 0;
+  let offset = 0;
+  let calibratedCalls = 0;
+  let modelTurns = 0;
   let needles = 0;
   let needlesKept = 0;
   const lastSeen = new Map<string, number>();
@@ -144,12 +172,16 @@ export function replayForReport(messages: readonly ProviderMessage[], setup: Rep
 
   const meterView = (meter: ViewMeter, view: readonly ProviderMessage[]): string[] => {
     const parts = view.map(measure.rendered);
-    const sizes = parts.map(measure.tokens);
-    let total = 0;
-    for (const size of sizes) total += size;
+    const sizes = view.map(measure.messageTokens);
+    let counted = 0;
+    for (const size of sizes) counted += size;
+    const total = calibrate(counted, offset);
+    // the part of the offset that is the system prompt and tools leads every prompt: cached with the rest
+    const shared = meter.previousParts.length > 0 ? leadingIdenticalTokens(meter.previousParts, parts, sizes) : 0;
+    const cachedPrefix = meter.previousParts.length > 0 ? Math.min(total, calibrate(shared, offset)) : 0;
     const cost = callCost({
       totalTokens: total,
-      cachedPrefixTokens: cacheAlive ? leadingIdenticalTokens(meter.previousParts, parts, sizes) : 0,
+      cachedPrefixTokens: cacheAlive ? cachedPrefix : 0,
       model: setup.price,
       writeBelowMinimum: true,
     });
@@ -184,25 +216,31 @@ export function replayForReport(messages: readonly ProviderMessage[], setup: Rep
 
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index];
-    if (index > 0 && isModelTurn(message)) {
+    const turn = isModelTurn(message) ? modelTurns++ : -1;
+    if (index > 0 && turn >= 0) {
       clock += CALL_INTERVAL_MILLISECONDS;
       // raw: the history is append-only, so the previous prompt is all cached prefix
-      for (; rawMeasuredUpTo < index; rawMeasuredUpTo++)
-        rawTotal += measure.tokens(measure.rendered(messages[rawMeasuredUpTo]));
+      for (; rawMeasuredUpTo < index; rawMeasuredUpTo++) rawTotal += measure.messageTokens(messages[rawMeasuredUpTo]);
+      const recorded = setup.recordedInput?.get(turn);
+      if (recorded !== undefined) {
+        offset = recorded - rawTotal;
+        calibratedCalls++;
+      }
+      const rawCalibrated = calibrate(rawTotal, offset);
       const rawCost = callCost({
-        totalTokens: rawTotal,
-        cachedPrefixTokens: cacheAlive ? previousRawTotal : 0,
+        totalTokens: rawCalibrated,
+        cachedPrefixTokens: cacheAlive ? Math.min(previousRawTotal, rawCalibrated) : 0,
         model: setup.price,
         writeBelowMinimum: true,
       });
       raw.calls++;
-      raw.tokens += rawTotal;
+      raw.tokens += rawCalibrated;
       raw.cachedTokens += rawCost.cacheReadTokens;
       raw.cost += rawCost.inputCost;
-      raw.maxTokens = Math.max(raw.maxTokens, rawTotal);
-      if (rawTotal > setup.ceiling) raw.overCeilingCalls++;
-      if (rawTotal > setup.window) overflowCalls++;
-      previousRawTotal = rawTotal;
+      raw.maxTokens = Math.max(raw.maxTokens, rawCalibrated);
+      if (rawCalibrated > setup.ceiling) raw.overCeilingCalls++;
+      if (rawCalibrated > setup.window) overflowCalls++;
+      previousRawTotal = rawCalibrated;
 
       const history = messages.slice(0, index);
       const view = timed(warpfold.tally, history, () =>
@@ -234,6 +272,7 @@ export function replayForReport(messages: readonly ProviderMessage[], setup: Rep
   }
   return {
     calls: raw.calls,
+    calibratedCalls,
     overflowCalls,
     raw,
     warpfold: warpfold.tally,

@@ -24,6 +24,8 @@ export interface ProxyOptions {
   readonly shadow?: boolean;
   readonly logBodies?: boolean;
   readonly maxWarmSessions?: number;
+  /** The counter for ceilings and folds: o200k from gpt-tokenizer where installed (the CLI loads it). */
+  readonly countTokens?: (text: string) => number;
   readonly onError?: (error: unknown) => void;
 }
 
@@ -58,6 +60,7 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
     logBodies: options.logBodies,
     maxWarmSessions: options.maxWarmSessions,
     token: options.token,
+    countTokens: options.countTokens,
     onError: options.onError,
   });
   const server = serveGateway(gateway, options.onError);

@@ -1,7 +1,7 @@
 /**
- * The `warpfold` bin as a user runs it: the library build (dist/cli.js and its chunks) made once
- * into a folder inside node_modules/.cache (so `gpt-tokenizer` resolves as from an install), run
- * as a child process with its own HOME.
+ * The `warpfold` bin as a user runs it: the library build and dist/cli.js (self-contained, the
+ * o200k encoder bundled) made once into a folder inside node_modules/.cache, run as a child process
+ * with its own HOME.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
@@ -23,6 +23,12 @@ export async function buildCli(root: string): Promise<string> {
     configFile: join(REPO_ROOT, 'vite.config.ts'),
     logLevel: 'warn',
     build: { outDir: join(root, 'dist'), emptyOutDir: true },
+  });
+  // dist/cli.js: one file with the o200k encoder inside, as the package ships it
+  await build({
+    configFile: join(REPO_ROOT, 'vite.cli.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: join(root, 'dist'), emptyOutDir: false },
   });
   cpSync(join(REPO_ROOT, 'package.json'), join(root, 'package.json'));
   return join(root, 'dist/cli.js');
