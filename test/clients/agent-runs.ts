@@ -132,6 +132,8 @@ export function runCodex(options: RunOptions): Promise<ClientRun> {
     join(codexHome, 'config.toml'),
     [
       'model = "gpt-5.5-codex"',
+      // no update check, no analytics: nothing but the provider is called
+      'check_for_update_on_startup = false',
       'model_provider = "scripted"',
       '[model_providers.scripted]',
       'name = "scripted"',
@@ -139,6 +141,11 @@ export function runCodex(options: RunOptions): Promise<ClientRun> {
       'env_key = "SCRIPTED_API_KEY"',
       'wire_api = "responses"',
       ...(headers === '' ? [] : [`http_headers = { ${headers} }`]),
+      '[analytics]',
+      'enabled = false',
+      '[features]',
+      'plugins = false',
+      'apps = false',
       '',
     ].join('\n'),
   );
@@ -159,7 +166,13 @@ export function runGemini(options: RunOptions): Promise<ClientRun> {
   mkdirSync(settings, { recursive: true });
   writeFileSync(
     join(settings, 'settings.json'),
-    `${JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } })}\n`,
+    `${JSON.stringify({
+      security: { auth: { selectedType: 'gemini-api-key' } },
+      // no usage statistics (Clearcut), telemetry or update checks: nothing but the provider is called
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+    })}\n`,
   );
   const env = {
     ...baseEnvironment(options.sandbox.home),

@@ -98,7 +98,8 @@ export interface ForwardedPair {
 }
 
 export function pairCalls(session: ProxiedSession): ForwardedPair[] {
-  const calls = session.relay.calls.filter((call) => call.method === 'POST');
+  // a call made while the proxy was down never got past the relay
+  const calls = session.relay.calls.filter((call) => call.method === 'POST' && !call.error?.includes('ECONNREFUSED'));
   const forwarded = session.provider.requests.filter((request) => request.method === 'POST');
   if (calls.length !== forwarded.length)
     throw new Error(`the client made ${calls.length} calls but the provider got ${forwarded.length}`);
@@ -168,6 +169,7 @@ export function foldedSessionFindings(session: ProxiedSession, api: ProviderApi)
   // but that call's last item (where a client moves its cache mark)
   let prefixBreaks = 0;
   let epochs = 0;
+  let sameEpochPairs = 0;
   const ledgerByPair = new Map(pairs.map((pair, index) => [pair, session.ledger[index]]));
   for (const list of sessionCalls.values())
     for (let index = 1; index < list.length; index++) {
@@ -176,6 +178,7 @@ export function foldedSessionFindings(session: ProxiedSession, api: ProviderApi)
         epochs++;
         continue;
       }
+      sameEpochPairs++;
       const earlier = list[index - 1].forwarded.json;
       const later = list[index].forwarded.json;
       const shared = sharedLeadingItems(api, earlier, later);
@@ -199,10 +202,12 @@ export function foldedSessionFindings(session: ProxiedSession, api: ProviderApi)
     toolCalls: scriptedCalls(session.provider.requests).length,
     folded,
     epochs,
+    sameEpochPairs,
     prefixBreaks,
     maxForwardedTokens,
     maxRawTokens,
-    cacheReadShare: usage,
+    cacheReadShare: Number(usage.toFixed(3)),
+    billedInputUnits: billedInputUnits(session.provider.requests, api),
   };
 }
 
@@ -225,4 +230,30 @@ export function cacheShare(requests: readonly LoggedRequest[], api: ProviderApi)
     }
   }
   return input === 0 ? 0 : read / input;
+}
+
+/** Input the provider billed, in units of one fresh input token: cache reads and writes at their list rates. */
+const RATES: Record<ProviderApi, { read: number; write: number }> = {
+  anthropic: { read: 0.1, write: 1.25 },
+  'openai-responses': { read: 0.1, write: 1 },
+  'openai-chat': { read: 0.1, write: 1 },
+  gemini: { read: 0.25, write: 1 },
+};
+export function billedInputUnits(requests: readonly LoggedRequest[], api: ProviderApi): number {
+  let billed = 0;
+  for (const request of requests) {
+    const usage = request.exchange?.usage;
+    if (usage === undefined || request.exchange?.kind === 'count-tokens') continue;
+    const rate = RATES[api];
+    if (api === 'anthropic')
+      billed +=
+        usage.input_tokens + rate.read * usage.cache_read_input_tokens + rate.write * usage.cache_creation_input_tokens;
+    else if (api === 'gemini')
+      billed += usage.promptTokenCount - usage.cachedContentTokenCount + rate.read * usage.cachedContentTokenCount;
+    else {
+      const input = usage.input_tokens ?? usage.prompt_tokens;
+      billed += input - usage.cached_tokens + rate.read * usage.cached_tokens;
+    }
+  }
+  return Math.round(billed);
 }

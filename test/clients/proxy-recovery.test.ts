@@ -1,9 +1,16 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProxyProcess } from '../helpers/proxy-process.ts';
-import { FINAL_ANSWER_PREFIX, type Fault, type LoggedRequest } from '../helpers/scripted-provider/index.ts';
-import type { ClientName, Sandbox } from './agent-runs.ts';
-import { foldedSessionFindings, pairCalls, runProxiedSession } from './proxied-session.ts';
-import { historyOf, sharedLeadingItems } from './wire-checks.ts';
+import { type ProxyProcess, readLedger, startProxy } from '../helpers/proxy-process.ts';
+import {
+  FINAL_ANSWER_PREFIX,
+  type Fault,
+  type LoggedRequest,
+  startScriptedProvider,
+} from '../helpers/scripted-provider/index.ts';
+import { type ClientName, makeSandbox, RUNNERS, type Sandbox } from './agent-runs.ts';
+import { CEILING, CLIENT_API, foldedSessionFindings, pairCalls, runProxiedSession } from './proxied-session.ts';
+import { pairingProblems, requestTokens } from './wire-checks.ts';
 
 const sandboxes: Sandbox[] = [];
 afterEach(() => {
@@ -11,70 +18,73 @@ afterEach(() => {
 });
 
 describe('warpfold proxy recovers and stays transparent', () => {
-  it('Claude Code finishes its session when the proxy is SIGKILLed mid-call and restarted on the same port and state dir', async () => {
-    let proxy: () => ProxyProcess = () => {
-      throw new Error('no proxy yet');
-    };
-    let restart: () => Promise<ProxyProcess> = async () => proxy();
-    let killedAt = -1;
-    const session = await runProxiedSession({
-      client: 'claude',
-      withProxy: (current, again) => {
-        proxy = current;
-        restart = again;
-      },
-      provider: {
-        // step 24 is folded: kill the proxy while the provider holds that call, then start it again
-        beforeReply: async (request: LoggedRequest) => {
-          if (killedAt >= 0 || request.exchange?.kind !== 'tool-call' || request.exchange.step !== 24) return;
-          killedAt = request.index;
-          await proxy().kill();
-          await restart();
+  it.each(['claude', 'codex', 'gemini', 'pi'] as const)(
+    '%s finishes its session when the proxy is SIGKILLed mid-call and restarted on the same port and state dir',
+    async (client: ClientName) => {
+      const api = CLIENT_API[client];
+      let proxy: () => ProxyProcess = () => {
+        throw new Error('no proxy yet');
+      };
+      let restart: () => Promise<ProxyProcess> = async () => proxy();
+      let killedAt = -1;
+      const session = await runProxiedSession({
+        client,
+        withProxy: (current, again) => {
+          proxy = current;
+          restart = again;
         },
-      },
-    });
-    sandboxes.push(session.sandbox);
-    const findings = foldedSessionFindings(session, 'anthropic');
-    console.log(
-      `[clients] claude sigkill ${JSON.stringify({ exit: session.run.exitCode, wallMs: session.run.wallMs, killedAt, ...findings, problems: findings.problems.slice(0, 8) })}`,
-    );
-    expect(killedAt).toBeGreaterThan(0);
-    expect(session.run.exitCode, session.run.stderr.slice(-2000)).toBe(0);
-    expect(session.run.stdout).toContain(FINAL_ANSWER_PREFIX);
-    // the killed call reset the client's connection; the client retried against the restarted proxy
-    expect(session.relay.calls.some((call) => call.error !== undefined)).toBe(true);
-    const steps = new Set(
-      session.provider.requests
-        .filter((request) => request.exchange?.kind === 'tool-call')
-        .map((r) => r.exchange!.step),
-    );
-    expect(steps.size).toBeGreaterThanOrEqual(40);
-    // nothing lost: the call after the restart keeps the sealed prefix the call before the kill sent
-    const pairs = pairCalls(session);
-    const before = pairs[killedAt - 1].forwarded.json;
-    const after = pairs[killedAt + 1].forwarded.json;
-    expect(sharedLeadingItems('anthropic', before, after)).toBeGreaterThanOrEqual(
-      historyOf('anthropic', before).length - 1,
-    );
-    const sessionsBefore = new Set(
-      session.ledger
-        .slice(0, killedAt)
-        .map((line) => line.session)
-        .filter(Boolean),
-    );
-    const sessionsAfter = new Set(
-      session.ledger
-        .slice(killedAt)
-        .map((line) => line.session)
-        .filter(Boolean),
-    );
-    expect([...sessionsAfter].every((id) => sessionsBefore.has(id))).toBe(true);
-    // the killed call may leave no ledger line; every other check holds as in an unbroken session
-    expect(findings.problems.filter((problem) => !problem.startsWith('ledger has'))).toEqual([]);
-    expect(session.ledger.length).toBeGreaterThanOrEqual(pairs.length - 1);
-  });
+        provider: {
+          // step 24 is folded: kill the proxy while the provider holds that call, then start it again
+          beforeReply: async (request: LoggedRequest) => {
+            if (killedAt >= 0 || request.exchange?.kind !== 'tool-call' || request.exchange.step !== 24) return;
+            killedAt = request.index;
+            await proxy().kill();
+            await restart();
+          },
+        },
+      });
+      sandboxes.push(session.sandbox);
+      const findings = foldedSessionFindings(session, api);
+      console.log(
+        `[clients] ${client} sigkill ${JSON.stringify({ exit: session.run.exitCode, wallMs: session.run.wallMs, killedAt, ...findings, problems: findings.problems.slice(0, 8) })}`,
+      );
+      expect(killedAt).toBeGreaterThan(0);
+      expect(session.run.exitCode, session.run.stderr.slice(-2000)).toBe(0);
+      expect(session.run.stdout).toContain(FINAL_ANSWER_PREFIX);
+      // the killed call reset the client's connection; the client retried against the restarted proxy
+      expect(session.relay.calls.some((call) => call.error !== undefined)).toBe(true);
+      const steps = new Set(
+        session.provider.requests
+          .filter((request) => request.exchange?.kind === 'tool-call')
+          .map((r) => r.exchange!.step),
+      );
+      expect(steps.size).toBeGreaterThanOrEqual(40);
+      // nothing lost: the client's retry of the killed call reaches the restarted proxy with the same
+      // bytes, and the proxy, resuming its saved session, forwards exactly what it forwarded before the kill
+      const pairs = pairCalls(session);
+      const killed = pairs[killedAt];
+      const retried = pairs[killedAt + 1];
+      expect(retried.sent.raw.equals(killed.sent.raw)).toBe(true);
+      expect(retried.forwarded.rawBody.toString('utf8')).toBe(killed.forwarded.rawBody.toString('utf8'));
+      // the session the killed call belonged to goes on after the restart: it never starts over
+      // (a Gemini loop check that first outgrows the ceiling after the kill starts a session of its own)
+      const resumed = session.ledger[killedAt - 1]?.session;
+      expect(resumed).toBeDefined();
+      const afterKill = session.ledger.slice(killedAt).filter((line) => line.session === resumed);
+      expect(afterKill.length).toBeGreaterThan(10);
+      expect(
+        afterKill.some((line) => line.epochReason === 'first-call' || line.epochReason === 'restored-mismatch'),
+      ).toBe(false);
+      // the killed call may leave no ledger line; every other check holds as in an unbroken session
+      const killedCall = `call ${killedAt} `;
+      expect(
+        findings.problems.filter((problem) => !problem.startsWith('ledger has') && !problem.startsWith(killedCall)),
+      ).toEqual([]);
+      expect(session.ledger.length).toBeGreaterThanOrEqual(pairs.length - 1);
+    },
+  );
 
-  const FAULTS: Record<'claude' | 'codex', Fault[]> = {
+  const FAULTS: Record<ClientName, Fault[]> = {
     claude: [
       {
         status: 429,
@@ -93,12 +103,27 @@ describe('warpfold proxy recovers and stays transparent', () => {
       { status: 500, body: { error: { type: 'server_error', code: 'server_error', message: 'scripted 500' } } },
       { status: 503, body: { error: { type: 'server_error', code: 'overloaded', message: 'scripted overloaded' } } },
     ],
+    gemini: [
+      { status: 429, body: { error: { code: 429, message: 'scripted 429', status: 'RESOURCE_EXHAUSTED' } } },
+      { status: 500, body: { error: { code: 500, message: 'scripted 500', status: 'INTERNAL' } } },
+      { status: 503, body: { error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } } },
+    ],
+    pi: [
+      {
+        status: 429,
+        body: { error: { type: 'rate_limit_exceeded', code: 'rate_limit_exceeded', message: 'scripted 429' } },
+        headers: { 'retry-after': '0' },
+      },
+      { status: 500, body: { error: { type: 'server_error', code: 'server_error', message: 'scripted 500' } } },
+      { status: 503, body: { error: { type: 'server_error', code: 'overloaded', message: 'scripted overloaded' } } },
+    ],
   };
 
-  it.each(['claude', 'codex'] as const)(
+  it.each(['claude', 'codex', 'gemini', 'pi'] as const)(
     'upstream 429, 500 and overloaded reach %s with their status and body, and it retries to the end',
-    async (client: ClientName & keyof typeof FAULTS) => {
-      const faults = FAULTS[client].map((fault) => ({ ...fault, fromStep: 12 }));
+    async (client: ClientName) => {
+      // one fault each at steps 8, 10 and 12, as the history outgrows the ceiling; each retry succeeds
+      const faults = FAULTS[client].map((fault, index) => ({ ...fault, fromStep: 8 + 2 * index }));
       const session = await runProxiedSession({
         client,
         provider: { steps: 16 },
@@ -118,4 +143,47 @@ describe('warpfold proxy recovers and stays transparent', () => {
       expect(session.run.stdout).toContain(FINAL_ANSWER_PREFIX);
     },
   );
+});
+
+describe('two clients at once through one proxy', () => {
+  it('Claude Code and pi run their sessions side by side: separate sessions, each bounded and paired', async () => {
+    const provider = await startScriptedProvider();
+    const claudeSandbox = makeSandbox();
+    const piSandbox = makeSandbox();
+    sandboxes.push(claudeSandbox, piSandbox);
+    const stateDirectory = join(claudeSandbox.root, 'warpfold-state');
+    mkdirSync(stateDirectory, { recursive: true });
+    const proxy = await startProxy({ upstream: provider.url, stateDirectory });
+    try {
+      const started = Date.now();
+      const [claude, pi] = await Promise.all([
+        RUNNERS.claude({ baseUrl: proxy.url, sandbox: claudeSandbox }),
+        RUNNERS.pi({ baseUrl: proxy.url, sandbox: piSandbox }),
+      ]);
+      const ledger = readLedger(stateDirectory);
+      const sessions = new Map<string, number>();
+      for (const line of ledger) if (line.session) sessions.set(line.session, (sessions.get(line.session) ?? 0) + 1);
+      console.log(
+        `[clients] claude+pi together ${JSON.stringify({ wallMs: Date.now() - started, claude: claude.exitCode, pi: pi.exitCode, requests: provider.requests.length, sessions: [...sessions.values()] })}`,
+      );
+      expect(claude.exitCode, claude.stderr.slice(-2000)).toBe(0);
+      expect(pi.exitCode, pi.stderr.slice(-2000)).toBe(0);
+      expect(claude.stdout).toContain(FINAL_ANSWER_PREFIX);
+      expect(pi.stdout).toContain(FINAL_ANSWER_PREFIX);
+      for (const api of ['anthropic', 'openai-chat'] as const) {
+        const forwarded = provider.requests.filter((logged) => logged.api === api);
+        expect(forwarded.filter((logged) => logged.exchange?.kind === 'tool-call').length).toBe(42);
+        for (const logged of forwarded) {
+          expect(requestTokens(api, logged.json)).toBeLessThanOrEqual(CEILING);
+          expect(pairingProblems(api, logged.json)).toEqual([]);
+        }
+      }
+      // one session per client, each folded, and a ledger line for every call
+      expect([...sessions.values()].filter((calls) => calls >= 30).length).toBe(2);
+      expect(ledger.length).toBe(provider.requests.length);
+    } finally {
+      await proxy.stop();
+      await provider.close();
+    }
+  });
 });

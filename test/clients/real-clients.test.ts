@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FINAL_ANSWER_PREFIX, scriptedCalls, startScriptedProvider } from '../helpers/scripted-provider/index.ts';
 import { type ClientName, makeSandbox, RUNNERS, type Sandbox } from './agent-runs.ts';
 import {
+  billedInputUnits,
   CLIENT_API,
   cacheShare,
   foldedSessionFindings,
@@ -17,6 +18,8 @@ afterEach(() => {
 });
 
 const CLIENTS: ClientName[] = ['claude', 'codex', 'gemini', 'pi'];
+/** What each client's direct session billed, to set the proxied session's bill beside it in the log. */
+const directBills = new Map<ClientName, number>();
 
 /** One line per session for the log: what ran, how long, what the provider saw. */
 const report = (label: string, values: Record<string, unknown>) =>
@@ -37,9 +40,15 @@ describe.each(CLIENTS)('%s against the scripted provider', (client) => {
         wallMs: run.wallMs,
         requests: provider.requests.length,
         toolCalls: calls.length,
-        kinds: provider.requests.map((request) => request.exchange?.kind ?? request.api).join(','),
+        kinds: provider.requests.reduce<Record<string, number>>((counts, request) => {
+          const kind = request.exchange?.kind ?? request.api;
+          counts[kind] = (counts[kind] ?? 0) + 1;
+          return counts;
+        }, {}),
         cacheReadShare: Number(cacheShare(provider.requests, api).toFixed(3)),
+        billedInputUnits: billedInputUnits(provider.requests, api),
       });
+      directBills.set(client, billedInputUnits(provider.requests, api));
       expect(run.exitCode, run.stderr.slice(-2000)).toBe(0);
       expect(run.stdout).toContain(FINAL_ANSWER_PREFIX);
       expect(calls.length).toBeGreaterThanOrEqual(40);
@@ -73,6 +82,9 @@ describe.each(CLIENTS)('%s against the scripted provider', (client) => {
       problemCount: findings.problems.length,
       ledgerLines: session.ledger.length,
       sessionsStatus: session.sessions.status,
+      billedVersusDirect: directBills.has(client)
+        ? Number((findings.billedInputUnits / directBills.get(client)!).toFixed(3))
+        : undefined,
     });
     expect(session.run.exitCode, session.run.stderr.slice(-2000)).toBe(0);
     expect(session.run.stdout).toContain(FINAL_ANSWER_PREFIX);
