@@ -21,6 +21,7 @@ import { formatInteger, markdownTable } from './cli/markdown-table.ts';
 import { writeResults } from './cli/write-results.ts';
 import { DEFAULT_MAX_SESSION_BYTES, DEFAULT_MAX_SESSION_MESSAGES } from '../worker/worker-config.ts';
 import { continuation, forget, loadSession, post, syntheticHistory, type Endpoint } from './worker/bench-session.ts';
+import { type GatewayBenchResult, gatewayRun } from './worker/gateway-run.ts';
 import { isolateHeapUsage } from './worker/inspector-heap.ts';
 import { workerdResidentBytes } from './worker/workerd-memory.ts';
 
@@ -85,7 +86,10 @@ export interface WorkerBenchReport {
   readonly kind: 'worker';
   readonly ceiling: number;
   readonly rows: WorkerLoadRow[];
-  readonly limit: WorkerLimitResult;
+  /** Absent when the run was `--gateway only`. */
+  readonly limit?: WorkerLimitResult;
+  /** The fold gateway's run; absent with `--gateway skip`. */
+  readonly gateway?: GatewayBenchResult;
   readonly measuredOn: MeasuredOn;
   /** One-minute load average when the run began: other work on the machine inflates every latency. */
   readonly loadAverage: number;
@@ -289,6 +293,41 @@ async function limitRun(directory: string, token: string, limitMessages: number)
   }
 }
 
+/** Goals of the gateway run (issue: the edge gateway): added time to first byte, and the object's heap at the limit. */
+const GATEWAY_GOALS = { addedP50: 50, addedP99: 250, heapMegabytes: 64 };
+
+function renderGateway(gateway: GatewayBenchResult): string {
+  const met = (value: number, goal: number) => (value <= goal ? `met (≤ ${goal})` : `missed (≤ ${goal})`);
+  return [
+    '## Fold gateway',
+    '',
+    `${gateway.sessions} sessions at once, each replaying a ${gateway.steps}-step Claude Code session (the whole history every call, 14–29 KB tool outputs, its three cache marks) at a ${formatInteger(gateway.ceiling)} ceiling through \`wrangler dev\`'s \`/anthropic/v1/messages\`, against a stand-in provider on loopback reached directly (it reads the body and answers a stream at once). Time to first byte of the answer's body; the added time is the gateway's percentile less the direct one. ${formatInteger(gateway.requests)} requests through the gateway, ${gateway.errors} errors, ${(gateway.foldedShare * 100).toFixed(1)}% folded.`,
+    '',
+    markdownTable(
+      ['', 'direct ms', 'through the gateway ms', 'added ms', 'goal'],
+      [
+        [
+          'TTFB p50',
+          gateway.directTtfbP50Milliseconds,
+          gateway.gatewayTtfbP50Milliseconds,
+          gateway.addedTtfbP50Milliseconds,
+          met(gateway.addedTtfbP50Milliseconds, GATEWAY_GOALS.addedP50),
+        ],
+        [
+          'TTFB p99',
+          gateway.directTtfbP99Milliseconds,
+          gateway.gatewayTtfbP99Milliseconds,
+          gateway.addedTtfbP99Milliseconds,
+          met(gateway.addedTtfbP99Milliseconds, GATEWAY_GOALS.addedP99),
+        ],
+      ],
+    ),
+    '',
+    `One gateway session near MAX_SESSION_BYTES (${formatInteger(gateway.limitMessages)} messages, a ${gateway.limitRequestMegabytes} MB request), folded and held warm by its object: the isolate's live heap (after a full collection) is ${gateway.heapWithSessionMegabytes} MB against ${gateway.heapBaselineMegabytes} MB before, ${gateway.heapAddedMegabytes} MB added: ${met(gateway.heapAddedMegabytes, GATEWAY_GOALS.heapMegabytes)} MB.`,
+    '',
+  ].join('\n');
+}
+
 export function renderWorkerBench(report: WorkerBenchReport): string {
   const rows = report.rows.map((row) => [
     formatInteger(row.messages),
@@ -302,6 +341,15 @@ export function renderWorkerBench(report: WorkerBenchReport): string {
     `+${row.maxGrowthMessages}`,
   ]);
   const limit = report.limit;
+  const gatewaySection = report.gateway === undefined ? '' : renderGateway(report.gateway);
+  if (limit === undefined)
+    return [
+      '# Edge endpoint under load',
+      '',
+      `\`wrangler dev\` on 127.0.0.1 (workerd from npm), driven over loopback HTTP by \`npm run bench:worker -- --gateway only\`; Node ${report.measuredOn.node}, ${report.measuredOn.cores} cores (${report.measuredOn.cpu}), load average ${report.loadAverage} when the run began.`,
+      '',
+      gatewaySection,
+    ].join('\n');
   return [
     '# Edge endpoint under load',
     '',
@@ -363,6 +411,7 @@ export function renderWorkerBench(report: WorkerBenchReport): string {
       ],
     ),
     '',
+    gatewaySection,
   ].join('\n');
 }
 
@@ -376,10 +425,11 @@ async function main(): Promise<void> {
   const loadAverage = Math.round(loadavg()[0] * 10) / 10;
   const directory = await mkdtemp(join(tmpdir(), 'warpfold-worker-bench-'));
   try {
+    const gatewayMode = args.gateway ?? 'run';
     const rows: WorkerLoadRow[] = [];
-    const server = sizes.length ? await startServer(join(directory, 'load'), token) : null;
+    const server = sizes.length && gatewayMode !== 'only' ? await startServer(join(directory, 'load'), token) : null;
     try {
-      for (const size of sizes) {
+      for (const size of gatewayMode === 'only' ? [] : sizes) {
         for (const mode of ['append', 'cold'] as const) {
           const row = await loadRun({ url: server!.url, token }, size, mode, concurrency, seconds);
           rows.push(row);
@@ -391,12 +441,19 @@ async function main(): Promise<void> {
     } finally {
       await server?.stop();
     }
-    const limit = await limitRun(join(directory, 'limit'), token, limitMessages);
+    const limit = gatewayMode === 'only' ? undefined : await limitRun(join(directory, 'limit'), token, limitMessages);
+    const gateway =
+      gatewayMode === 'skip' ? undefined : await gatewayRun(join(directory, 'gateway'), DEFAULT_MAX_SESSION_BYTES);
+    if (gateway !== undefined)
+      console.log(
+        `gateway: TTFB added p50 ${gateway.addedTtfbP50Milliseconds} ms, p99 ${gateway.addedTtfbP99Milliseconds} ms; heap at the limit +${gateway.heapAddedMegabytes} MB`,
+      );
     const report: WorkerBenchReport = {
       kind: 'worker',
       ceiling: CEILING,
       rows,
-      limit,
+      ...(limit !== undefined ? { limit } : {}),
+      ...(gateway !== undefined ? { gateway } : {}),
       measuredOn: measuredOn(),
       loadAverage,
     };

@@ -9,6 +9,7 @@ import { logEvent } from './log-event.ts';
 import { registerAnthropicRoutes } from './routes/anthropic-routes.ts';
 import { registerEpisodeRoutes } from './routes/episode-routes.ts';
 import { registerFoldRoutes } from './routes/fold-routes.ts';
+import { registerGatewayRoutes } from './routes/gateway-routes.ts';
 import { API_VERSION, registerHealthRoutes } from './routes/health-routes.ts';
 import { registerRailRoutes } from './routes/rail-routes.ts';
 import { registerSessionRoutes } from './routes/session-routes.ts';
@@ -112,6 +113,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerEpisodeRoutes(app);
   registerRailRoutes(app);
   registerAnthropicRoutes(app);
+  registerGatewayRoutes(app);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',

@@ -174,17 +174,41 @@ export async function authenticate(
       {},
       { 'WWW-Authenticate': 'Bearer realm="warpfold"' },
     );
-  const presented = await sha256(match[1]);
-  let found: TokenGrant | undefined;
-  for (const credential of credentials.list)
-    if (timingSafeEqual(credential.hash, presented) && found === undefined) found = credential.grant;
-  if (!found)
+  const caller = await matchToken(match[1], credentials);
+  if (!caller)
     throw new ApiError(
       'unauthorized',
       'the bearer token is not valid',
       {},
       { 'WWW-Authenticate': 'Bearer realm="warpfold", error="invalid_token"' },
     );
-  const tokenLabel = await labelOf(found, match[1], credentials.fingerprintKey);
+  return caller;
+}
+
+/** The caller a presented token names, compared as `authenticate` does; undefined when none. */
+async function matchToken(token: string, credentials: Credentials): Promise<AuthenticatedCaller | undefined> {
+  const presented = await sha256(token);
+  let found: TokenGrant | undefined;
+  for (const credential of credentials.list)
+    if (timingSafeEqual(credential.hash, presented) && found === undefined) found = credential.grant;
+  if (!found) return undefined;
+  const tokenLabel = await labelOf(found, token, credentials.fingerprintKey);
   return { ...found, ...(tokenLabel !== undefined ? { tokenLabel } : {}) };
+}
+
+/**
+ * Checks the gateway routes' `x-warpfold-token` (the provider's own `x-api-key` and
+ * `Authorization` belong to the provider and are never read). Throws TokenConfigurationError when
+ * the configuration is unusable, ApiError 401 when the token is missing or not valid.
+ */
+export async function authenticateGatewayToken(
+  token: string | undefined,
+  secrets: TokenSecrets,
+): Promise<AuthenticatedCaller> {
+  const credentials = await credentialsFor(secrets);
+  const presented = token?.trim() ?? '';
+  if (presented === '') throw new ApiError('unauthorized', 'send the gateway token in x-warpfold-token');
+  const caller = await matchToken(presented, credentials);
+  if (!caller) throw new ApiError('unauthorized', 'the x-warpfold-token is not valid');
+  return caller;
 }

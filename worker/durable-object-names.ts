@@ -13,3 +13,7 @@ export const tenantRateLimiterName = (tenant: string): string => JSON.stringify(
 
 /** One limiter per client address for requests without a valid token. */
 export const addressRateLimiterName = (address: string): string => JSON.stringify(['rate', 'address', address]);
+
+/** One gateway session object per tenant and session key: another tenant's same key names another object. */
+export const gatewaySessionObjectName = (tenant: string, sessionId: string): string =>
+  JSON.stringify(['gateway', tenant, sessionId]);

@@ -5,6 +5,7 @@
 import { createApp } from './app.ts';
 
 export { FoldSessionObject } from './fold-session-object.ts';
+export { GatewaySessionObject } from './gateway-session-object.ts';
 export { TenantObject } from './tenant-object.ts';
 export { RateLimiterObject } from './rate-limiter-object.ts';
 

@@ -44,12 +44,22 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, already: n
  * never held whole.
  */
 export async function readBodyWithin(request: Request, maxBytes: number): Promise<string> {
+  const bytes = await readBytesWithin(request, maxBytes);
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new ApiError('invalid-request', 'the body is not valid UTF-8', { field: '(body)' });
+  }
+}
+
+/** As `readBodyWithin`, the bytes as they came (a compressed body stays compressed). */
+export async function readBytesWithin(request: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = request.headers.get('Content-Length');
   if (declared !== null && Number(declared) > maxBytes) {
     await request.body?.cancel().catch(() => undefined);
     throw tooLarge(maxBytes);
   }
-  if (request.body === null) return '';
+  if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -70,9 +80,5 @@ export async function readBodyWithin(request: Request, maxBytes: number): Promis
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    throw new ApiError('invalid-request', 'the body is not valid UTF-8', { field: '(body)' });
-  }
+  return bytes;
 }

@@ -2,6 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { recordEpisodes, type Episode, type RecordEpisodesResult } from '../src/episodes/index.ts';
 import { restoreTaskRail, serializeTaskRail, type SerializedTaskRail } from '../src/task-rail/index.ts';
 import { createDurableObjectStore } from '../src/storage/durable-object.ts';
+import type { LedgerLine } from '../src/gateway/index.ts';
 import type { WarpfoldStorage } from '../src/storage/index.ts';
 import { ApiError, settleRpc, type RpcResult } from './api-error.ts';
 import { pageOf, type EpisodeCursor } from './episode-page.ts';
@@ -14,6 +15,9 @@ export interface FindEpisodesCall {
   readonly limit: number;
   readonly cursor?: EpisodeCursor;
 }
+
+/** The gateway ledger keeps a tenant's newest lines, this many; older ones are dropped as new ones come. */
+export const MAX_LEDGER_LINES = 20_000;
 
 export interface EpisodePage {
   readonly episodes: Episode[];
@@ -33,6 +37,29 @@ export class TenantObject extends DurableObject<WorkerBindings> {
     this.storage = createDurableObjectStore(ctx.storage, {
       onCorruptRecord: (error) => logEvent('warn', 'corrupt-record', { error: error.message }),
     });
+    ctx.storage.sql.exec(
+      'CREATE TABLE IF NOT EXISTS gateway_ledger (seq INTEGER PRIMARY KEY AUTOINCREMENT, session TEXT, line TEXT NOT NULL)',
+    );
+    ctx.storage.sql.exec('CREATE INDEX IF NOT EXISTS gateway_ledger_session ON gateway_ledger (session, seq)');
+  }
+
+  /** One gateway call of this tenant: what it was, what went out, what the provider billed (no header, no body). */
+  appendLedgerLine(line: LedgerLine): void {
+    const sql = this.ctx.storage.sql;
+    sql.exec('INSERT INTO gateway_ledger (session, line) VALUES (?, ?)', line.session ?? null, JSON.stringify(line));
+    sql.exec('DELETE FROM gateway_ledger WHERE seq <= (SELECT MAX(seq) FROM gateway_ledger) - ?', MAX_LEDGER_LINES);
+  }
+
+  /** The tenant's ledger, oldest first; of one session when `session` is given. */
+  ledgerLines(session?: string): LedgerLine[] {
+    const rows =
+      session === undefined
+        ? this.ctx.storage.sql.exec<{ line: string }>('SELECT line FROM gateway_ledger ORDER BY seq')
+        : this.ctx.storage.sql.exec<{ line: string }>(
+            'SELECT line FROM gateway_ledger WHERE session = ? ORDER BY seq',
+            session,
+          );
+    return rows.toArray().map((row) => JSON.parse(row.line) as LedgerLine);
   }
 
   recordEpisodes(episodes: readonly Episode[]): Promise<RpcResult<RecordEpisodesResult>> {

@@ -1,4 +1,5 @@
 import { BudgetInputError, resolveContextBudget } from '../src/budget/index.ts';
+import { DEFAULT_UPSTREAMS } from '../src/gateway/index.ts';
 
 /** Limits and switches read from the Worker's vars (wrangler.toml `[vars]`, `--var`, or the dashboard). */
 export interface WorkerConfig {
@@ -18,6 +19,12 @@ export interface WorkerConfig {
   readonly defaultBudget: { readonly engine: string; readonly model: string };
   /** Origins allowed for browser clients; `'*'` allows any; empty allows none. */
   readonly corsOrigins: readonly string[];
+  /** The gateway routes' providers: `/anthropic`, `/openai`, `/gemini` forward there. */
+  readonly upstreams: { readonly anthropic: string; readonly openai: string; readonly gemini: string };
+  /** The gateway's ceiling for calls without `x-warpfold-ceiling`; undefined: the request's model decides. */
+  readonly gatewayCeilingTokens: number | undefined;
+  /** Largest body a gateway route takes (413 with a verdict beyond). */
+  readonly gatewayMaxBodyBytes: number;
 }
 
 /** 8 MB: a 1,000-turn agent history with large tool outputs fits; a runaway upload does not. */
@@ -41,7 +48,18 @@ export const DEFAULT_SESSION_WARM_SECONDS = 30;
 export const DEFAULT_BUDGET_ENGINE = 'openai';
 export const DEFAULT_BUDGET_MODEL = 'gpt-4o';
 
+/**
+ * 32 MiB: Anthropic's own limit for a Messages request (OpenAI's and Gemini's are lower or
+ * equal), so the gateway refuses nothing the provider would take.
+ */
+export const DEFAULT_GATEWAY_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
 export interface WorkerVars {
+  readonly ANTHROPIC_UPSTREAM?: string;
+  readonly OPENAI_UPSTREAM?: string;
+  readonly GEMINI_UPSTREAM?: string;
+  readonly GATEWAY_CEILING_TOKENS?: string;
+  readonly GATEWAY_MAX_BODY_BYTES?: string;
   readonly MAX_BODY_BYTES?: string;
   readonly RATE_LIMIT_REQUESTS?: string;
   readonly UNAUTHENTICATED_RATE_LIMIT_REQUESTS?: string;
@@ -88,6 +106,19 @@ function readDefaultBudget(vars: WorkerVars): WorkerConfig['defaultBudget'] {
   return budget;
 }
 
+function upstream(value: string | undefined, fallback: string, name: string): string {
+  const url = text(value, fallback);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TypeError(`${name} must be a URL, got ${JSON.stringify(value)}`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    throw new TypeError(`${name} must be an http(s) URL, got ${JSON.stringify(value)}`);
+  return url;
+}
+
 export function readWorkerConfig(vars: WorkerVars): WorkerConfig {
   return {
     maxBodyBytes: positiveInteger(vars.MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES, 'MAX_BODY_BYTES'),
@@ -113,5 +144,19 @@ export function readWorkerConfig(vars: WorkerVars): WorkerConfig {
       .split(',')
       .map((origin) => origin.trim())
       .filter((origin) => origin !== ''),
+    upstreams: {
+      anthropic: upstream(vars.ANTHROPIC_UPSTREAM, DEFAULT_UPSTREAMS.anthropic, 'ANTHROPIC_UPSTREAM'),
+      openai: upstream(vars.OPENAI_UPSTREAM, DEFAULT_UPSTREAMS.openai, 'OPENAI_UPSTREAM'),
+      gemini: upstream(vars.GEMINI_UPSTREAM, DEFAULT_UPSTREAMS.gemini, 'GEMINI_UPSTREAM'),
+    },
+    gatewayCeilingTokens:
+      vars.GATEWAY_CEILING_TOKENS === undefined || vars.GATEWAY_CEILING_TOKENS.trim() === ''
+        ? undefined
+        : positiveInteger(vars.GATEWAY_CEILING_TOKENS, 0, 'GATEWAY_CEILING_TOKENS'),
+    gatewayMaxBodyBytes: positiveInteger(
+      vars.GATEWAY_MAX_BODY_BYTES,
+      DEFAULT_GATEWAY_MAX_BODY_BYTES,
+      'GATEWAY_MAX_BODY_BYTES',
+    ),
   };
 }

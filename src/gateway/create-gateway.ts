@@ -1,23 +1,22 @@
 import { FoldOptionsError } from '../errors.ts';
-import type { SavedFoldSession } from '../freeze/saved-format.ts';
-import type { ProviderMessage } from '../messages/types.ts';
-import { FoldSession } from '../session/fold-session.ts';
 import type { WarpfoldStorage } from '../storage/storage-types.ts';
 import { estimateTokens } from '../text/estimate-tokens.ts';
-import { fnv1a } from '../text/hash.ts';
-import { arrayElementSpans, topLevelSpans } from './json-spans.ts';
-import { foldCall, type FoldDecision } from './fold-call.ts';
+import { readHistory, sessionIdOf } from './fold-call.ts';
 import { clientHeaders, upstreamHeaders } from './forward-headers.ts';
 import { memoryLedger, type GatewayLedger, type LedgerLine } from './ledger.ts';
 import { readRequestBody } from './read-request-body.ts';
 import { requestShape } from './request-shape.ts';
 import { routeRequest, upstreamUrl, type ApiKind, type UpstreamName } from './route-request.ts';
-import { SessionPool } from './session-pool.ts';
-import { sessionKeyOf } from './session-key.ts';
+import {
+  countTokensSessionId,
+  createSessionFolder,
+  foldHeaders,
+  type FolderDecision,
+  type SessionFolder,
+} from './session-folder.ts';
 import { sessionsResponse } from './sessions-endpoint.ts';
 import { tapUsage, type ProviderUsage } from './usage-tap.ts';
 import { verdictHeader, type Verdict } from './verdict.ts';
-import { writeRequest } from './write-request.ts';
 
 /** The providers' public endpoints: where requests go unless the host names others. */
 export const DEFAULT_UPSTREAMS: Readonly<Record<UpstreamName, string>> = {
@@ -32,8 +31,21 @@ export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /** What a host gives the gateway: everything that is not a socket. */
 export interface GatewayOptions {
-  /** Where sessions persist (any `warpfold/storage` backend). */
-  readonly storage: WarpfoldStorage;
+  /** Where sessions persist (any `warpfold/storage` backend); not needed with a `folder`. */
+  readonly storage?: WarpfoldStorage;
+  /**
+   * Where calls fold and sessions live, when not in this gateway's own pool over `storage`: the
+   * worker folds in one Durable Object per session while it forwards itself. `ceiling`, `model`
+   * and `maxWarmSessions` are then the folder's own.
+   */
+  readonly folder?: SessionFolder;
+  /** The model whose budget is the ceiling when the request's own model is unknown to warpfold/budget. */
+  readonly fallbackModel?: { readonly model: string; readonly engine: string };
+  /**
+   * Told of work that goes on after the answer has been handed back (ledger lines, usage fed
+   * back): a host whose request ends with its response (a Worker's `ctx.waitUntil`) keeps it alive.
+   */
+  readonly waitUntil?: (work: Promise<unknown>) => void;
   /** The host's fetch; it must hand the body back as it came on the wire. Default: the global `fetch`. */
   readonly fetch?: (request: Request) => Promise<Response>;
   /** Milliseconds; only the ledger and fold timing read it. Default `Date.now`. */
@@ -102,7 +114,10 @@ const errorBody = (message: string) => JSON.stringify({ type: 'error', error: { 
 
 function checkOptions(options: GatewayOptions): void {
   if (options === null || typeof options !== 'object') throw new FoldOptionsError('options', 'expected an object');
-  if (options.storage === undefined || typeof options.storage.sessions?.load !== 'function')
+  if (options.folder !== undefined) {
+    if (typeof options.folder?.fold !== 'function')
+      throw new FoldOptionsError('folder', 'expected a SessionFolder (createSessionFolder(options))');
+  } else if (options.storage === undefined || typeof options.storage.sessions?.load !== 'function')
     throw new FoldOptionsError('storage', 'expected a WarpfoldStorage (createStorage(driver))');
   if (options.ceiling !== undefined && !(Number.isInteger(options.ceiling) && options.ceiling > 0))
     throw new FoldOptionsError('ceiling', `expected a positive integer, got ${String(options.ceiling)}`);
@@ -132,16 +147,23 @@ export function createGateway(options: GatewayOptions): Gateway {
   const countTokens = memoized(options.countTokens ?? estimateTokens);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const shadow = options.shadow === true;
-  const pool = new SessionPool({
-    storage: options.storage,
-    maxWarm: options.maxWarmSessions ?? DEFAULT_MAX_WARM_SESSIONS,
-    createFold: (ceiling: number, restored?: string | SavedFoldSession) =>
-      new FoldSession({ pressureCeiling: ceiling, countTokens, now, restoredState: restored, keepReceipts: false }),
-  });
+  const folder =
+    options.folder ??
+    createSessionFolder({
+      storage: options.storage as WarpfoldStorage,
+      countTokens,
+      now,
+      maxWarmSessions: options.maxWarmSessions ?? DEFAULT_MAX_WARM_SESSIONS,
+      ceiling: options.ceiling,
+      model: options.model,
+      fallbackModel: options.fallbackModel,
+    });
+  const local = options.folder === undefined;
   const pending = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {
     const settled = work.catch((error) => options.onError?.(error)).finally(() => pending.delete(settled));
     pending.add(settled);
+    options.waitUntil?.(settled);
   };
   const stamp = () => new Date(now()).toISOString();
 
@@ -205,7 +227,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     const [toClient, toReader] = answer.body.tee();
     let decoded: ReadableStream<Uint8Array> | undefined;
     try {
-      decoded = toReader.pipeThrough(new DecompressionStream(encoding as CompressionFormat));
+      decoded = toReader.pipeThrough(
+        new DecompressionStream(encoding as ConstructorParameters<typeof DecompressionStream>[0]),
+      );
     } catch {
       toReader.cancel().catch(() => undefined);
       done(answer.status, undefined, false);
@@ -268,35 +292,31 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return unread('malformed-json');
     const record = body as Record<string, unknown>;
-    let decision: FoldDecision;
+    const history = readHistory(requestShape(api), reading.text, record);
+    if (!history.ok) return unread(history.reason);
+    let decision: FolderDecision;
     try {
-      decision = await foldCall({
+      decision = await folder.fold({
         api,
-        shape: requestShape(api),
+        sessionId: sessionIdOf(api, reading.text, history.layout, request.headers, record),
         text: reading.text,
-        body: record,
-        headers: request.headers,
-        pathModel,
-        pool,
-        configuredCeiling: options.ceiling,
-        configuredModel: options.model,
-        countTokens,
-        now,
+        ...(local ? { body: record } : {}),
+        headers: foldHeaders(request.headers),
+        ...(pathModel !== undefined ? { pathModel } : {}),
         shadow,
       });
     } catch (error) {
       // storage or anything else unexpected: the client's call still goes through, unchanged
       options.onError?.(error);
-      decision = { body: reading.text, folded: false, reason: 'gateway-error', overheadTokens: 0 };
+      decision = { folded: false, reason: 'gateway-error', overheadTokens: 0 };
     }
-    const folded = decision.folded && !shadow;
+    const folded = decision.folded && decision.body !== undefined && !shadow;
     const verdict: Verdict = shadow ? 'shadow' : decision.folded ? 'folded' : 'passthrough';
     const reason = shadow ? (decision.folded ? undefined : decision.reason) : decision.reason;
-    const stats = decision.outcome?.stats;
     const base: LedgerLine = {
       time,
       api,
-      ...(decision.session ? { session: decision.session.id } : {}),
+      ...(decision.session ? { session: decision.session } : {}),
       ...(typeof record.model === 'string' || pathModel !== undefined
         ? { model: typeof record.model === 'string' ? record.model : pathModel }
         : {}),
@@ -305,17 +325,20 @@ export function createGateway(options: GatewayOptions): Gateway {
       ...(decision.ceiling ? { ceiling: decision.ceiling.tokens, ceilingSource: decision.ceiling.source } : {}),
       ...(decision.rawTokens !== undefined ? { rawTokens: decision.rawTokens } : {}),
       ...(decision.forwardedTokens !== undefined ? { forwardedTokens: decision.forwardedTokens } : {}),
-      ...(stats?.epochReason !== undefined ? { epochReason: stats.epochReason } : {}),
-      ...(stats !== undefined ? { cacheHot: stats.cacheHot, messagesFolded: stats.messagesFolded } : {}),
+      ...(decision.epochReason !== undefined ? { epochReason: decision.epochReason } : {}),
+      ...(decision.cacheHot !== undefined ? { cacheHot: decision.cacheHot } : {}),
+      ...(decision.messagesFolded !== undefined ? { messagesFolded: decision.messagesFolded } : {}),
       ...(decision.foldMs !== undefined ? { foldMs: decision.foldMs } : {}),
-      ...(options.logBodies ? { requestBody: reading.text, forwardedBody: folded ? decision.body : reading.text } : {}),
+      ...(options.logBodies
+        ? { requestBody: reading.text, forwardedBody: folded ? (decision.body as string) : reading.text }
+        : {}),
     };
     const session = decision.session;
     const streaming = streamingPath || record.stream === true;
     return relay(
       request,
       upstream,
-      folded ? decision.body : bytes,
+      folded ? (decision.body as string) : bytes,
       folded,
       verdictHeader(verdict, reason),
       api,
@@ -323,10 +346,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       (status, usage, aborted) => {
         track(Promise.resolve(ledger.append(ledgerLine(base, status, usage, aborted))));
         // the provider measured the view it was sent: the engine's truth at the next call
-        if (session !== undefined && usage !== undefined && !shadow && status < 400) {
-          session.measuredInputTokens = Math.max(0, usage.measuredInputTokens - decision.overheadTokens);
-          track(session.queue.then(() => pool.save(session)));
-        }
+        if (session !== undefined && usage !== undefined && !shadow && status < 400)
+          track(folder.measured(session, Math.max(0, usage.measuredInputTokens - decision.overheadTokens)));
       },
     );
   }
@@ -353,32 +374,18 @@ export function createGateway(options: GatewayOptions): Gateway {
     } catch {
       return unchanged('malformed-json');
     }
-    const messages = body?.messages;
-    const spans = topLevelSpans(reading.text);
-    const historySpan = spans?.get('messages');
-    const elements = historySpan === undefined ? undefined : arrayElementSpans(reading.text, historySpan);
-    if (!Array.isArray(messages) || historySpan === undefined || elements === undefined || elements.length === 0)
-      return unchanged('no-messages');
-    const key = sessionKeyOf(request.headers, body).key ?? 'prefix';
-    const firstHash = fnv1a(reading.text.slice(elements[0][0], elements[0][1])).toString(36);
-    const session = await pool.get(`anthropic:${key}:${firstHash}`);
-    const last = session?.lastHistory;
-    const view = session?.lastView;
-    if (last === undefined || view === undefined || last.length > messages.length) return unchanged('no-current-view');
-    for (let index = 0; index < last.length; index++)
-      if (JSON.stringify(last[index]) !== JSON.stringify(messages[index])) return unchanged('history-changed');
-    const combined = [...view, ...(messages.slice(last.length) as ProviderMessage[])];
-    const rawSpans = new Map<ProviderMessage, readonly [number, number]>();
-    messages.forEach((message, index) => rawSpans.set(message as ProviderMessage, elements[index]));
-    const text = writeRequest({
-      text: reading.text,
-      historySpan,
-      rawSpans,
-      view: combined,
-      sealedBoundary: null,
-      replaced: new Map(),
-    });
-    return relay(request, 'anthropic', text, true, verdictHeader('folded'), undefined, false, () => undefined);
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return unchanged('malformed-json');
+    const sessionId = countTokensSessionId(reading.text, body, request.headers);
+    if (sessionId === undefined) return unchanged('no-messages');
+    let view: Awaited<ReturnType<SessionFolder['currentView']>>;
+    try {
+      view = await folder.currentView(sessionId, reading.text);
+    } catch (error) {
+      options.onError?.(error);
+      return unchanged('gateway-error');
+    }
+    if (!view.ok) return unchanged(view.reason);
+    return relay(request, 'anthropic', view.text, true, verdictHeader('folded'), undefined, false, () => undefined);
   }
 
   async function handle(request: Request): Promise<Response> {
@@ -442,7 +449,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       while (pending.size > 0) await Promise.all([...pending]);
     },
     get warmSessions() {
-      return pool.warmCount;
+      return folder.warmSessions;
     },
   };
 }

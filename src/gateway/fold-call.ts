@@ -36,16 +36,64 @@ export interface FoldCallInput {
   readonly shape: RequestShape;
   readonly text: string;
   readonly body: Record<string, unknown>;
+  /** Where the history sits in `text` (readHistory). */
+  readonly layout: HistoryLayout;
+  /** The session the call belongs to (sessionIdOf). */
+  readonly sessionId: string;
+  /** The headers the fold reads: the ceiling and session headers, never the provider's auth. */
   readonly headers: Headers;
   /** The model named in the path (Gemini). */
   readonly pathModel?: string;
   readonly pool: SessionPool;
   readonly configuredCeiling?: number;
   readonly configuredModel?: string;
+  /** The model whose budget is the ceiling when the request's own model is unknown (the worker's DEFAULT_BUDGET_MODEL). */
+  readonly fallbackModel?: { readonly model: string; readonly engine: string };
   readonly countTokens: (text: string) => number;
   readonly now: () => number;
   /** Shadow mode: the provider sees the raw request, so its usage says nothing about the view. */
   readonly shadow: boolean;
+}
+
+/** Where a request's history sits in its text: the parsed list and each element's span. */
+export interface HistoryLayout {
+  readonly history: readonly unknown[];
+  readonly spans: ReadonlyMap<string, JsonSpan>;
+  readonly historySpan: JsonSpan;
+  readonly elements: readonly JsonSpan[];
+}
+
+/** The history of a request, or why the gateway cannot fold it (then it goes out as it came). */
+export function readHistory(
+  shape: RequestShape,
+  text: string,
+  body: Record<string, unknown>,
+): { readonly ok: true; readonly layout: HistoryLayout } | { readonly ok: false; readonly reason: string } {
+  const history = body[shape.historyField];
+  if (!Array.isArray(history)) return { ok: false, reason: `${shape.historyField}-not-a-list` };
+  if (history.length === 0) return { ok: false, reason: 'empty-history' };
+  const spans = topLevelSpans(text);
+  const historySpan = spans?.get(shape.historyField);
+  const elements = historySpan === undefined ? undefined : arrayElementSpans(text, historySpan);
+  if (spans === undefined || historySpan === undefined || elements?.length !== history.length)
+    return { ok: false, reason: 'unreadable-layout' };
+  return { ok: true, layout: { history, spans, historySpan, elements } };
+}
+
+/**
+ * The session a call belongs to: its API, the key the client sent (or `prefix`), and a hash of its
+ * first message, so a client's side calls (titles, routers) that share its key get sessions of their own.
+ */
+export function sessionIdOf(
+  api: ApiKind,
+  text: string,
+  layout: HistoryLayout,
+  headers: Headers,
+  body: Record<string, unknown>,
+): string {
+  const key = sessionKeyOf(headers, body);
+  const first = layout.elements[0];
+  return `${api}:${key.key ?? 'prefix'}:${fnv1a(text.slice(first[0], first[1])).toString(36)}`;
 }
 
 /** Items the engine must never fold away: Codex's compaction summary is opaque and needed. */
@@ -106,14 +154,7 @@ function passthrough(
  */
 export async function foldCall(input: FoldCallInput): Promise<FoldDecision> {
   const { api, shape, text, body } = input;
-  const history = body[shape.historyField];
-  if (!Array.isArray(history)) return passthrough(text, `${shape.historyField}-not-a-list`);
-  if (history.length === 0) return passthrough(text, 'empty-history');
-  const spans = topLevelSpans(text);
-  const historySpan = spans?.get(shape.historyField);
-  const elements = historySpan === undefined ? undefined : arrayElementSpans(text, historySpan);
-  if (spans === undefined || historySpan === undefined || elements?.length !== history.length)
-    return passthrough(text, 'unreadable-layout');
+  const { history, spans, historySpan, elements } = input.layout;
   const overheadTokens = shape.overheadFields.reduce((sum, field) => {
     const span = spans.get(field);
     return span === undefined ? sum : sum + input.countTokens(text.slice(span[0], span[1]));
@@ -126,6 +167,8 @@ export async function foldCall(input: FoldCallInput): Promise<FoldDecision> {
       model: input.configuredModel ?? (typeof body.model === 'string' ? body.model : input.pathModel),
       engine: shape.engine,
     });
+    if (ceiling.source === 'default' && input.fallbackModel !== undefined)
+      ceiling = resolveCeiling({ model: input.fallbackModel.model, engine: input.fallbackModel.engine });
   } catch (error) {
     if (!WarpfoldError.isInstance(error)) throw error;
     return passthrough(text, 'bad-ceiling-header', overheadTokens);
@@ -134,11 +177,7 @@ export async function foldCall(input: FoldCallInput): Promise<FoldDecision> {
   if (engineCeiling < MINIMUM_PRESSURE_CEILING_TOKENS)
     return passthrough(text, 'system-and-tools-exceed-ceiling', overheadTokens, { ceiling });
 
-  const key = sessionKeyOf(input.headers, body);
-  const first = elements[0];
-  const firstHash = fnv1a(text.slice(first[0], first[1])).toString(36);
-  // a client's side calls (titles, routers) share its key but not its first message: sessions of their own
-  const id = `${api}:${key.key ?? 'prefix'}:${firstHash}`;
+  const id = input.sessionId;
   let session = await input.pool.get(id);
   const rawSpans = new Map<ProviderMessage, JsonSpan>();
   history.forEach((message, index) => {

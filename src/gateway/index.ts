@@ -16,7 +16,17 @@ export {
 export { memoryLedger, type GatewayLedger, type LedgerLine } from './ledger.ts';
 export { routeRequest, upstreamUrl, type ApiKind, type Route, type UpstreamName } from './route-request.ts';
 export { sessionKeyOf, type SessionKey, type SessionKeySource } from './session-key.ts';
-export type { SessionSummary } from './sessions-endpoint.ts';
+export {
+  createSessionFolder,
+  FOLD_HEADERS,
+  foldHeaders,
+  type CurrentView,
+  type FolderCall,
+  type FolderDecision,
+  type SessionFolder,
+  type SessionFolderOptions,
+} from './session-folder.ts';
+export { sessionsResponse, type SessionSummary } from './sessions-endpoint.ts';
 export type { SavedGatewaySession } from './session-pool.ts';
 export type { ProviderUsage } from './usage-tap.ts';
 export { VERDICT_HEADER, verdictHeader, type Verdict } from './verdict.ts';

@@ -3,19 +3,22 @@ export type BodyReading =
   | { readonly ok: true; readonly text: string; readonly encoding: string }
   | { readonly ok: false; readonly reason: string };
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+/** The format names DecompressionStream takes (spelled the same in DOM and workerd types). */
+type DecompressionFormat = ConstructorParameters<typeof DecompressionStream>[0];
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 async function decompress(bytes: Uint8Array, format: string): Promise<Uint8Array> {
   const stream = new Blob([bytes as Uint8Array<ArrayBuffer>])
     .stream()
-    .pipeThrough(new DecompressionStream(format as CompressionFormat));
+    .pipeThrough(new DecompressionStream(format as DecompressionFormat));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 /** The runtime's own decompressors, probed rather than assumed (zstd is missing from most). */
 function canDecompress(format: string): boolean {
   try {
-    new DecompressionStream(format as CompressionFormat);
+    new DecompressionStream(format as DecompressionFormat);
     return true;
   } catch {
     return false;
