@@ -224,11 +224,11 @@ function countLiveStep(
 ): void {
   let start = history.length;
   while (start > 0 && !isModelSide(history[start - 1])) start--;
-  const live = history.slice(start).map(renderedMessage);
-  if (!live.length || live.reduce((sum, part) => sum + textTokens(part), 0) > ceiling / 2) return;
+  const live = history.slice(start);
+  if (!live.length || live.reduce((sum, message) => sum + messageTokens(message), 0) > ceiling / 2) return;
   counters.liveCalls++;
   const shown = new Set(parts);
-  if (live.every((part) => shown.has(part))) counters.liveIntact++;
+  if (live.every((message) => shown.has(renderedMessage(message)))) counters.liveIntact++;
 }
 
 export function addCounters(total: ReplayCounters, session: ReplayCounters): ReplayCounters {
