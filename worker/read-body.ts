@@ -24,7 +24,7 @@ function tooLarge(maxBytes: number): ApiError {
  */
 export const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, already: number): Promise<void> {
+async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, already: number): Promise<void> {
   let total = already;
   for (;;) {
     const { done, value } = await reader.read();
@@ -69,7 +69,7 @@ export async function readBytesWithin(request: Request, maxBytes: number): Promi
     total += value.byteLength;
     if (total > maxBytes) {
       chunks.length = 0;
-      await drain(reader, total).catch(() => undefined);
+      await discardRest(reader, total).catch(() => undefined);
       throw tooLarge(maxBytes);
     }
     chunks.push(value);
