@@ -21,10 +21,7 @@ export const PROXY_FLAGS = {
 function urlOption(command: string, name: string, value: string | boolean | undefined): string | undefined {
   const text = stringOption(value);
   if (text === undefined) return undefined;
-  try {
-    const url = new URL(text);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
-  } catch {
+  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) {
     throw new UsageError(`--${name} must be an http(s) URL, got "${text}"`, command);
   }
   return text;
