@@ -101,35 +101,6 @@ function isCompactionItem(message: unknown): boolean {
   return isRecord(message) && (message.type === 'compaction' || message.type === 'compaction_summary');
 }
 
-/**
- * The live turn (the last message: the tool output the model answers now) is never cut when it
- * fits: the engine may show it clipped to keep room, and the gateway puts the whole message back
- * while the view stays under the ceiling. The sealed prefix is untouched.
- */
-function withLiveTurnWhole(
-  outcome: FoldOutcome,
-  history: readonly ProviderMessage[],
-  room: number,
-  countTokens: (text: string) => number,
-): FoldOutcome {
-  const view = outcome.messages;
-  const live = history[history.length - 1];
-  const shown = view[view.length - 1];
-  if (live === undefined || shown === undefined || shown === live || view.length - 1 === outcome.sealedBoundary)
-    return outcome;
-  const added = countTokens(JSON.stringify(live)) - countTokens(JSON.stringify(shown));
-  if (outcome.stats.viewTokens + added > room) return outcome;
-  return {
-    ...outcome,
-    messages: [...view.slice(0, -1), live],
-    stats: {
-      ...outcome.stats,
-      viewTokens: outcome.stats.viewTokens + added,
-      clippedMessages: Math.max(0, outcome.stats.clippedMessages - 1),
-    },
-  };
-}
-
 /** One call on one session runs at a time: folds are ordered as the calls came. */
 export function exclusive<T>(session: WarmSession, run: () => Promise<T>): Promise<T> {
   const result = session.queue.then(run, run);
@@ -211,12 +182,6 @@ export async function foldCall(input: FoldCallInput): Promise<FoldDecision> {
       return passthrough(text, `fold-failed-${code}`, overheadTokens, { ceiling, session: held });
     }
     const foldMs = input.now() - started;
-    outcome = withLiveTurnWhole(
-      outcome,
-      history as ProviderMessage[],
-      ceiling.tokens - overheadTokens,
-      input.countTokens,
-    );
     held.calls++;
     held.lastHistory = history as ProviderMessage[];
     held.lastView = outcome.messages;

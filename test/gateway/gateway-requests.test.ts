@@ -162,7 +162,8 @@ describe('gateway requests', () => {
   });
 
   it('Codex over Responses: encrypted reasoning items in view are untouched, a prompt_cache_key is added, usage is read', async () => {
-    const { upstream, gateway, ledger } = setup();
+    // each live output (up to 729 lines, about 21,000 tokens) fits in half the engine's ceiling: shown whole
+    const { upstream, gateway, ledger } = setup({ ceiling: 60_000 });
     const headers = { 'content-type': 'application/json', authorization: 'Bearer sk-test', 'session-id': 'codex-1' };
     for (let call = 8; call <= 14; call++) {
       const text = JSON.stringify(codexBody(call));
