@@ -2,7 +2,6 @@
  * The saved session format: versioned, migrated from v1, checked against its digest and field by
  * field, restored into fresh objects, and never served when damaged.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -23,7 +22,6 @@ import { sessionOpening, syntheticTurn } from '../helpers/workloads/synthetic-se
 
 const FIXTURES = new URL('./fixtures/', import.meta.url);
 const readJson = (name: string) => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'));
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 const v1 = readJson('v1-snapshot.json') as {
   pressureCeiling: number;
