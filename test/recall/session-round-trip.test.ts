@@ -52,7 +52,8 @@ const viewText = (messages: readonly ProviderMessage[]) =>
 describe('recall through FoldSession', () => {
   it('pages a payload buried by a fold back in, verbatim, when its path is touched again', () => {
     const clock = { now: 0 };
-    const session = new FoldSession({ pressureCeiling: 4_000, countTokens, now: () => clock.now, recall: true });
+    // 6,000: the live build output (about 1,100 tokens) is shown whole, and a card still finds room
+    const session = new FoldSession({ pressureCeiling: 6_000, countTokens, now: () => clock.now, recall: true });
     const messages = history();
     const folded = drive(session, messages, clock);
     expect(folded.foldedRange?.[0]).toBeLessThanOrEqual(3);
@@ -123,7 +124,7 @@ describe('rewrite recall (the default)', () => {
   function afterCopy(command: string, recall?: boolean) {
     const clock = { now: 0 };
     const session = new FoldSession({
-      pressureCeiling: 4_000,
+      pressureCeiling: 6_000,
       countTokens,
       now: () => clock.now,
       ...(recall === undefined ? {} : { recall }),
