@@ -3,6 +3,8 @@ import { closeSync, openSync, promises as fs } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constants } from 'node:os';
+import { DEFAULT_UPSTREAMS } from '../../gateway/index.ts';
+import { findModel } from '../../models/index.ts';
 import type { ProxyOptions } from '../proxy/start-proxy.ts';
 import { defaultStateDir, processAlive, readProxyRecord, type ProxyRecord } from '../proxy/proxy-state.ts';
 import type { CliOutput } from './cli-output.ts';
@@ -89,16 +91,44 @@ async function piAgentDir(proxyUrl: string): Promise<string> {
   return dir;
 }
 
+/**
+ * Behind a custom base URL Claude Code assumes a 200k window and compacts by it. When the upstream
+ * is the first-party API, the model it runs (`--model`, else ANTHROPIC_MODEL) keeps its full window,
+ * unless the user set the compaction window already.
+ */
+export function claudeCompactWindow(
+  env: NodeJS.ProcessEnv,
+  clientArgs: readonly string[],
+  anthropicUpstream: string | undefined,
+): Record<string, string> {
+  if (env.CLAUDE_CODE_AUTO_COMPACT_WINDOW !== undefined) return {};
+  if (anthropicUpstream !== undefined && anthropicUpstream !== DEFAULT_UPSTREAMS.anthropic) return {};
+  const flag = clientArgs.indexOf('--model');
+  const model = flag >= 0 ? clientArgs[flag + 1] : env.ANTHROPIC_MODEL;
+  const entry = model === undefined ? null : findModel(model);
+  return entry?.provider === 'anthropic'
+    ? { CLAUDE_CODE_AUTO_COMPACT_WINDOW: String(entry.inputLimitTokens ?? entry.contextWindowTokens) }
+    : {};
+}
+
 /** The agent's command line and environment, pointed at the proxy. */
 async function agentLaunch(
   agent: AgentName,
   proxyUrl: string,
   clientArgs: readonly string[],
+  options: ProxyOptions,
 ): Promise<{ args: string[]; env: NodeJS.ProcessEnv; cleanup?: () => Promise<void> }> {
   const env = { ...process.env };
   switch (agent) {
     case 'claude':
-      return { args: [...clientArgs], env: { ...env, ANTHROPIC_BASE_URL: proxyUrl } };
+      return {
+        args: [...clientArgs],
+        env: {
+          ...env,
+          ANTHROPIC_BASE_URL: proxyUrl,
+          ...claudeCompactWindow(env, clientArgs, options.upstreams?.anthropic),
+        },
+      };
     case 'gemini':
       return { args: [...clientArgs], env: { ...env, GOOGLE_GEMINI_BASE_URL: proxyUrl } };
     case 'codex': {
@@ -138,7 +168,7 @@ export async function launchCommand(agent: AgentName, args: readonly string[], o
     throw new UsageError(`unexpected argument "${positionals[0]}": pass the agent's own after --`, agent);
   const stateDir = options.stateDir ?? defaultStateDir();
   const proxy = (await runningProxy(stateDir, options.token)) ?? (await startDetached(options, stateDir));
-  const launch = await agentLaunch(agent, proxy.url, clientArgs);
+  const launch = await agentLaunch(agent, proxy.url, clientArgs, options);
   try {
     return await new Promise<number>((resolve) => {
       const child = spawn(agent, launch.args, { stdio: 'inherit', env: launch.env });
