@@ -25,6 +25,12 @@ test.beforeAll(async () => {
     logLevel: 'warn',
     build: { outDir: join(root, 'dist'), emptyOutDir: true },
   });
+  // the bin has a build of its own (o200k bundled), into the same folder
+  await build({
+    configFile: join(REPO_ROOT, 'vite.cli.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: join(root, 'dist'), emptyOutDir: false },
+  });
   await build({
     configFile: join(REPO_ROOT, 'vite.demo.config.ts'),
     logLevel: 'warn',
