@@ -88,6 +88,10 @@ function uploadUntilAnswered(
       socket.write(
         `POST ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${bearer}\r\nContent-Type: application/json\r\nContent-Length: ${total}\r\n\r\n`,
       );
+      // a second for a server that answers from the headers alone, so a busy machine cannot make
+      // the body race its answer; a server that waits for the body gets it after that
+      for (let waited = 0; !answered && waited < 1_000; waited += 10)
+        await new Promise((tick) => setTimeout(tick, 10));
       while (!answered && sentBytes < total) {
         socket.write(chunk);
         sentBytes += chunk.length;
