@@ -6,28 +6,25 @@
  * Node ESM, bundle it with Vite for the browser, and import it from Deno, with the same result.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/fixtures.ts';
+import { packRepository } from '../helpers/pack-repository.ts';
 import { OPUS_4_5, recordedSpend } from '../helpers/recorded-spend.ts';
 
 const BIN = join(REPO_ROOT, 'node_modules/.bin');
+const runEnvironment: NodeJS.ProcessEnv = {
+  ...process.env,
+  DENO_NO_UPDATE_CHECK: '1',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+};
 const run = (command: string, args: string[], cwd: string): string =>
-  execFileSync(command, args, {
-    cwd,
-    encoding: 'utf8',
-    stdio: 'pipe',
-    env: {
-      ...process.env,
-      DENO_NO_UPDATE_CHECK: '1',
-      npm_config_audit: 'false',
-      npm_config_fund: 'false',
-      npm_config_update_notifier: 'false',
-    },
-  });
+  execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe', env: runEnvironment });
 
 /** What the consumer checks in every runtime: every subpath loads, and one fold gives a fixed view. */
 const CHECK = `
@@ -75,28 +72,10 @@ describe('the packed tarball', () => {
 
   beforeAll(() => {
     root = mkdtempSync(join(tmpdir(), 'warpfold-pack-'));
-    // A fresh clone's files: what git tracks (and new files not ignored), without dist/ or node_modules.
-    const clone = join(root, 'clone');
-    const files = run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], REPO_ROOT)
-      .split('\0')
-      .filter(Boolean);
-    for (const file of files) {
-      try {
-        mkdirSync(dirname(join(clone, file)), { recursive: true });
-        cpSync(join(REPO_ROOT, file), join(clone, file));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // deleted but not yet committed
-      }
-    }
-    symlinkSync(join(REPO_ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
-    // prepare's build output comes first on stdout; the JSON report is the last thing npm prints
-    const output = run('npm', ['pack', '--json', '--pack-destination', root], clone);
-    const report = JSON.parse(output.slice(output.lastIndexOf('\n[\n') + 1)) as Array<{
-      filename: string;
-      files: Array<{ path: string }>;
-    }>;
-    packed = report[0];
-    tarball = join(root, report[0].filename);
+    const packedRepository = packRepository(root, runEnvironment);
+    packed = { files: [...packedRepository.files] };
+    tarball = packedRepository.tarball;
+    const filename = basename(tarball);
 
     mkdirSync(consumer());
     writeFileSync(
@@ -106,7 +85,7 @@ describe('the packed tarball', () => {
           name: 'consumer',
           private: true,
           type: 'module',
-          dependencies: { warpfold: `file:../${report[0].filename}`, 'gpt-tokenizer': '4.0.0', idb: '8.0.4' },
+          dependencies: { warpfold: `file:../${filename}`, 'gpt-tokenizer': '4.0.0', idb: '8.0.4' },
         },
         null,
         2,
