@@ -16,7 +16,7 @@ import {
 } from './session-folder.ts';
 import { sessionsResponse } from './sessions-endpoint.ts';
 import { tapUsage, type ProviderUsage } from './usage-tap.ts';
-import { verdictHeader, type Verdict } from './verdict.ts';
+import { type CallMarks, verdictHeader, type Verdict } from './verdict.ts';
 
 /** The providers' public endpoints: where requests go unless the host names others. */
 export const DEFAULT_UPSTREAMS: Readonly<Record<UpstreamName, string>> = {
@@ -196,6 +196,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     usageApi: ApiKind | undefined,
     streaming: boolean,
     done: (status: number, usage: ProviderUsage | undefined, aborted: boolean) => void,
+    marks: CallMarks = {},
   ): Promise<Response> {
     let answer: Response;
     try {
@@ -211,7 +212,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
       );
     }
-    const headers = clientHeaders(answer.headers, verdict);
+    const headers = clientHeaders(answer.headers, verdict, marks);
     const encoding = (answer.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
     const isStream = streaming || (answer.headers.get('content-type') ?? '').includes('text/event-stream');
     const report = (usage: ProviderUsage | undefined, aborted: boolean) => done(answer.status, usage, aborted);
@@ -348,6 +349,10 @@ export function createGateway(options: GatewayOptions): Gateway {
         // the provider measured the view it was sent: the engine's truth at the next call
         if (session !== undefined && usage !== undefined && !shadow && status < 400)
           track(folder.measured(session, Math.max(0, usage.measuredInputTokens - decision.overheadTokens)));
+      },
+      {
+        ...(session !== undefined ? { session } : {}),
+        ...(folded && decision.epochReason !== undefined ? { epochReason: decision.epochReason } : {}),
       },
     );
   }

@@ -1,3 +1,5 @@
+import { type CallMarks, EPOCH_HEADER, SESSION_HEADER, VERDICT_HEADER } from './verdict.ts';
+
 /** Headers that belong to one connection, not to the request: never forwarded either way. */
 const HOP_BY_HOP = new Set([
   'connection',
@@ -28,12 +30,14 @@ export function upstreamHeaders(headers: Headers, rewritten: boolean): Headers {
   return out;
 }
 
-/** The provider's headers for the client, but the connection's own; the verdict added. */
-export function clientHeaders(headers: Headers, verdict: string): Headers {
+/** The provider's headers for the client, but the connection's own; the verdict added, the call's session, and why it sealed a new prefix. */
+export function clientHeaders(headers: Headers, verdict: string, marks: CallMarks = {}): Headers {
   const out = new Headers();
   headers.forEach((value, name) => {
     if (!HOP_BY_HOP.has(name)) out.append(name, value);
   });
-  out.set('x-warpfold-verdict', verdict);
+  out.set(VERDICT_HEADER, verdict);
+  if (marks.session !== undefined) out.set(SESSION_HEADER, marks.session);
+  if (marks.epochReason !== undefined) out.set(EPOCH_HEADER, marks.epochReason);
   return out;
 }

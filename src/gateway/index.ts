@@ -29,4 +29,11 @@ export {
 export { sessionsResponse, type SessionSummary } from './sessions-endpoint.ts';
 export type { SavedGatewaySession } from './session-pool.ts';
 export type { ProviderUsage } from './usage-tap.ts';
-export { VERDICT_HEADER, verdictHeader, type Verdict } from './verdict.ts';
+export {
+  type CallMarks,
+  EPOCH_HEADER,
+  SESSION_HEADER,
+  VERDICT_HEADER,
+  verdictHeader,
+  type Verdict,
+} from './verdict.ts';

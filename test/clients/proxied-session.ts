@@ -93,7 +93,17 @@ export async function runProxiedSession(options: ProxiedOptions): Promise<Proxie
 
 /** A client call and the request the provider got for it, in order (the clients in these tests call one at a time). */
 export interface ForwardedPair {
-  readonly sent: { url: string; headers: Record<string, any>; body: any; raw: Buffer; verdict: string | undefined };
+  readonly sent: {
+    url: string;
+    headers: Record<string, any>;
+    body: any;
+    raw: Buffer;
+    verdict: string | undefined;
+    /** `x-warpfold-session-id` of the answer: the gateway session the call belongs to. */
+    session: string | undefined;
+    /** `x-warpfold-epoch` of the answer: set when the call sealed a new prefix. */
+    epoch: string | undefined;
+  };
   readonly forwarded: LoggedRequest;
 }
 
@@ -110,6 +120,8 @@ export function pairCalls(session: ProxiedSession): ForwardedPair[] {
       body: JSON.parse(call.rawBody.toString('utf8')),
       raw: call.rawBody,
       verdict: call.responseHeaders?.['x-warpfold-verdict'] as string | undefined,
+      session: call.responseHeaders?.['x-warpfold-session-id'] as string | undefined,
+      epoch: call.responseHeaders?.['x-warpfold-epoch'] as string | undefined,
     },
     forwarded: forwarded[index],
   }));
@@ -157,8 +169,7 @@ export function foldedSessionFindings(session: ProxiedSession, api: ProviderApi)
       problems.push(`${where}: ${problem}`);
     if (api === 'anthropic' && breakpointCount(forwardedBody) > 4)
       problems.push(`${where}: ${breakpointCount(forwardedBody)} cache breakpoints`);
-    const line = session.ledger[index];
-    const key = String(line?.session ?? '');
+    const key = pair.sent.session ?? '';
     if (key !== '' && pair.sent.verdict?.startsWith('folded')) {
       const list = sessionCalls.get(key) ?? [];
       list.push(pair);
@@ -170,11 +181,11 @@ export function foldedSessionFindings(session: ProxiedSession, api: ProviderApi)
   let prefixBreaks = 0;
   let epochs = 0;
   let sameEpochPairs = 0;
-  const ledgerByPair = new Map(pairs.map((pair, index) => [pair, session.ledger[index]]));
+  // each answer says whether its call sealed a new prefix; the ledger is written as answers end,
+  // so its lines need not fall in the order the calls were made
   for (const list of sessionCalls.values())
     for (let index = 1; index < list.length; index++) {
-      const line = ledgerByPair.get(list[index]);
-      if (line?.epochReason !== undefined) {
+      if (list[index].sent.epoch !== undefined) {
         epochs++;
         continue;
       }
@@ -194,7 +205,14 @@ export function foldedSessionFindings(session: ProxiedSession, api: ProviderApi)
   const usage = cacheShare(session.provider.requests, api);
   const epochReasons: Record<string, number> = {};
   for (const line of session.ledger)
-    if (line.epochReason !== undefined) epochReasons[line.epochReason] = (epochReasons[line.epochReason] ?? 0) + 1;
+    if (line.epochReason !== undefined && line.verdict === 'folded')
+      epochReasons[line.epochReason] = (epochReasons[line.epochReason] ?? 0) + 1;
+  const answered: Record<string, number> = {};
+  for (const pair of pairs)
+    if (pair.sent.epoch !== undefined) answered[pair.sent.epoch] = (answered[pair.sent.epoch] ?? 0) + 1;
+  const sorted = (counts: Record<string, number>) => JSON.stringify(Object.entries(counts).sort());
+  if (sorted(answered) !== sorted(epochReasons))
+    problems.push(`the answers' epochs ${sorted(answered)} are not the ledger's ${sorted(epochReasons)}`);
   return {
     epochReasons,
     problems,

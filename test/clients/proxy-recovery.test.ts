@@ -70,12 +70,12 @@ describe('warpfold proxy recovers and stays transparent', () => {
       expect(retried.forwarded.rawBody.toString('utf8')).toBe(killed.forwarded.rawBody.toString('utf8'));
       // the session the killed call belonged to goes on after the restart: it never starts over
       // (a Gemini loop check that first outgrows the ceiling after the kill starts a session of its own)
-      const resumed = session.ledger[killedAt - 1]?.session;
+      const resumed = pairs[killedAt - 1].sent.session;
       expect(resumed).toBeDefined();
-      const afterKill = session.ledger.slice(killedAt).filter((line) => line.session === resumed);
+      const afterKill = pairs.slice(killedAt + 1).filter((pair) => pair.sent.session === resumed);
       expect(afterKill.length).toBeGreaterThanOrEqual(10);
       expect(
-        afterKill.some((line) => line.epochReason === 'first-call' || line.epochReason === 'restored-mismatch'),
+        afterKill.some((pair) => pair.sent.epoch === 'first-call' || pair.sent.epoch === 'restored-mismatch'),
       ).toBe(false);
       // the killed call may leave no ledger line; every other check holds as in an unbroken session
       const killedCall = `call ${killedAt} `;

@@ -97,6 +97,12 @@ describe('gateway: a Claude Code session at a 40,000 ceiling', () => {
         expect(text).toContain('message_stop');
         const verdict = response.headers.get('x-warpfold-verdict') ?? '';
         verdicts.push(verdict);
+        // the answer names the call's session and, when it sealed a new prefix, why: as its ledger line does
+        const line = (await ledger.lines()).at(-1);
+        expect(response.headers.get('x-warpfold-session-id') ?? undefined).toBe(line?.session);
+        expect(response.headers.get('x-warpfold-epoch') ?? undefined).toBe(
+          verdict === 'folded' ? line?.epochReason : undefined,
+        );
         const forwarded = upstream.calls[upstream.calls.length - 1];
         expect(forwarded.path).toBe('/v1/messages?beta=true');
         // headers reach the provider as sent
