@@ -68,7 +68,7 @@ export async function startEdgeWorker(provider: ScriptedProvider): Promise<EdgeW
   };
 }
 
-/** Every ledger line of a tenant, through the ledger routes, oldest first. */
+/** Every ledger line of a tenant, through the ledger routes: session by session, each oldest first. */
 export async function tenantLedger(worker: WranglerDev, token: string): Promise<Array<Record<string, any>>> {
   const headers = { 'x-warpfold-token': token };
   const list = (await (await fetch(`${worker.url}/warpfold/sessions`, { headers })).json()) as {
@@ -81,7 +81,7 @@ export async function tenantLedger(worker: WranglerDev, token: string): Promise<
     ).json()) as { lines: Array<Record<string, any>> };
     lines.push(...answer.lines);
   }
-  return lines.sort((left, right) => String(left.time).localeCompare(String(right.time)));
+  return lines;
 }
 
 export interface EdgeSessionOptions {
@@ -123,15 +123,16 @@ export async function runEdgeSession(options: EdgeSessionOptions): Promise<EdgeS
     const lines = await tenantLedger(edge.worker(), edge.tokens.teamA);
     // a call the client retried while wrangler was down never reached anything: it is no call of the session
     const reached = relay.calls.filter((call) => !/ECONNREFUSED/.test(call.error ?? ''));
-    // a call that started no session leaves no line the ledger routes serve: line up the rest by order
-    const posts = reached.filter((call) => call.method === 'POST');
-    const ledger: Array<Record<string, any>> = [];
-    let next = 0;
-    for (const call of posts) {
-      const verdict = String(call.responseHeaders?.['x-warpfold-verdict'] ?? '');
-      const sessionless = /reason=(under-ceiling|unauthorized)/.test(verdict) || call.error !== undefined;
-      ledger.push(sessionless ? { sessionless: true } : (lines[next++] ?? {}));
-    }
+    // a call that started no session leaves no line the ledger routes serve; the others take their
+    // session's lines in order, the session named by the answer
+    const bySession = new Map<string, Array<Record<string, any>>>();
+    for (const line of lines) bySession.set(line.session, [...(bySession.get(line.session) ?? []), line]);
+    const ledger = reached
+      .filter((call) => call.method === 'POST')
+      .map((call) => {
+        const session = call.responseHeaders?.['x-warpfold-session-id'] as string | undefined;
+        return session === undefined ? { sessionless: true } : (bySession.get(session)?.shift() ?? {});
+      });
     let sessions: { status: number; body: any };
     try {
       const answer = await fetch(`${edge.worker().url}/warpfold/sessions`, {

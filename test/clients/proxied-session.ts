@@ -144,9 +144,12 @@ export function foldedSessionFindings(session: ProxiedSession, api: ProviderApi)
   let maxForwardedTokens = 0;
   let maxRawTokens = 0;
   let folded = 0;
-  const sessionCalls = new Map<string, ForwardedPair[]>();
+  // a session's folded calls in order; null where a call got no answer (its session and epoch are
+  // unknown, so the calls either side of it are not compared)
+  const sessionCalls = new Map<string, Array<ForwardedPair | null>>();
   pairs.forEach((pair, index) => {
     const where = `call ${index} (${pair.forwarded.exchange?.kind} ${pair.forwarded.exchange?.step})`;
+    if (pair.sent.verdict === undefined) for (const list of sessionCalls.values()) list.push(null);
     if (pair.sent.verdict === undefined || !/^(folded|passthrough|shadow)\b/.test(pair.sent.verdict))
       problems.push(`${where}: verdict header ${String(pair.sent.verdict)}`);
     if (pair.sent.verdict?.startsWith('folded')) folded++;
@@ -185,18 +188,20 @@ export function foldedSessionFindings(session: ProxiedSession, api: ProviderApi)
   // so its lines need not fall in the order the calls were made
   for (const list of sessionCalls.values())
     for (let index = 1; index < list.length; index++) {
-      if (list[index].sent.epoch !== undefined) {
+      const [previous, call] = [list[index - 1], list[index]];
+      if (previous === null || call === null) continue;
+      if (call.sent.epoch !== undefined) {
         epochs++;
         continue;
       }
       sameEpochPairs++;
-      const earlier = list[index - 1].forwarded.json;
-      const later = list[index].forwarded.json;
+      const earlier = previous.forwarded.json;
+      const later = call.forwarded.json;
       const shared = sharedLeadingItems(api, earlier, later);
       if (shared < historyOf(api, earlier).length - 1) {
         prefixBreaks++;
         problems.push(
-          `sealed prefix moved within an epoch: call kept ${shared} of ${historyOf(api, earlier).length} items (${list[index].forwarded.exchange?.kind} ${list[index].forwarded.exchange?.step})`,
+          `sealed prefix moved within an epoch: call kept ${shared} of ${historyOf(api, earlier).length} items (${call.forwarded.exchange?.kind} ${call.forwarded.exchange?.step})`,
         );
       }
     }
