@@ -93,7 +93,9 @@ test("warpfold inspect --proxy prints the proxy's sessions and opens the latest 
 }) => {
   expect(table).toMatch(/^session +model +calls +folded +raw tokens/m);
   expect(table).toMatch(/^anthropic:\S+ +claude-sonnet-4-5-20250929 +5 +[1-5] /m);
-  expect(inspectorUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?sample=.*&ceiling=\d+&price=claude-sonnet-4-5$/);
+  expect(inspectorUrl).toMatch(
+    /^http:\/\/127\.0\.0\.1:\d+\/\?sample=.*&ceiling=\d+&price=claude-sonnet-4-5&pending=1$/,
+  );
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -101,8 +103,8 @@ test("warpfold inspect --proxy prints the proxy's sessions and opens the latest 
   await expect(page.locator('body')).toHaveAttribute('data-folded', 'true', { timeout: 60_000 });
   const messages = (claudeCodeBody(LAST_CALL).messages as unknown[]).length;
   await expect(page.locator('#source-line')).toContainText(`benchmark-session · ${messages} messages`);
-  // a call before each assistant message of the last call's history
-  expect(Number(await page.locator('#call-count').textContent())).toBe(LAST_CALL - 1);
+  // a call before each assistant message of the last call's history, and that last call itself
+  expect(Number(await page.locator('#call-count').textContent())).toBe(LAST_CALL);
   expect(errors).toEqual([]);
   await page.screenshot({ path: 'test-results/cli-inspect-proxy.png', fullPage: true });
 });

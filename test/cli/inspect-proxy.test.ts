@@ -205,6 +205,7 @@ describe('warpfold inspect --proxy URL', () => {
       countTokens(JSON.stringify(claudeCodeBody(13).system)) + countTokens(JSON.stringify(claudeCodeBody(13).tools));
     expect(inspectorUrl?.searchParams.get('ceiling')).toBe(String(CEILING - overhead));
     expect(inspectorUrl?.searchParams.get('price')).toBe('claude-sonnet-4-5');
+    expect(inspectorUrl?.searchParams.get('pending')).toBe('1');
     expect(served[0]).toMatchObject({ session: newer, ceiling: CEILING, engineCeiling: CEILING - overhead });
     expect(served[0].messages).toEqual(claudeCodeBody(13, 'sonnet-session').messages);
     expect(served[1].messages).toEqual(claudeCodeBody(14, 'sonnet-session').messages);

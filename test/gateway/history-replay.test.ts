@@ -1,7 +1,7 @@
 /**
  * What `warpfold inspect --proxy` rests on: the inspector's own replay (demo/src/fold/replay.ts)
  * of the history the gateway serves, at the engine ceiling it serves, shows every view the
- * gateway forwarded, call by call. The engine is deterministic; the provider's measured input the
+ * gateway forwarded, call by call, the latest (not answered yet) included. The engine is deterministic; the provider's measured input the
  * gateway feeds back does not change these views.
  */
 import { describe, expect, it } from 'vitest';
@@ -67,9 +67,10 @@ describe('the inspector replay of a served history', () => {
       ...DEFAULT_SETTINGS,
       ceiling: history.engineCeiling,
       priceModel: 'claude-sonnet-4-5',
+      // as `warpfold inspect --proxy` opens it: the last call, not answered yet, is replayed too
+      pendingCall: true,
     });
-    // a call before each assistant message: all but the last call, whose answer the history lacks
-    expect(replay?.outcomes).toHaveLength(CALLS - 1);
+    expect(replay?.outcomes).toHaveLength(CALLS);
     const compared = replay?.outcomes.map((outcome, index) => ({
       call: index + 1,
       verdict: verdicts[index],
@@ -77,5 +78,12 @@ describe('the inspector replay of a served history', () => {
     }));
     expect(compared?.filter((entry) => !entry.same)).toEqual([]);
     expect(compared?.filter((entry) => entry.verdict === 'folded').length).toBeGreaterThanOrEqual(15);
+    expect(compared?.at(-1)).toEqual({ call: CALLS, verdict: 'folded', same: true });
+    // without the pending call, the replay stops at the last answer
+    const answered = await replayHistory(history.messages as ProviderMessage[], {
+      ...DEFAULT_SETTINGS,
+      ceiling: history.engineCeiling,
+    });
+    expect(answered?.outcomes).toHaveLength(CALLS - 1);
   }, 60_000);
 });

@@ -95,7 +95,8 @@ export async function inspectProxy(
       { name: pageName(chosen), read: () => client.historyText(chosen) },
       folder,
       options.port,
-      { ceiling: String(history.engineCeiling), ...(price === null ? {} : { price: price.model }) },
+      // pending: the history ends with the proxy's latest call, which the inspector replays too
+      { ceiling: String(history.engineCeiling), ...(price === null ? {} : { price: price.model }), pending: '1' },
     );
   } catch (error) {
     output.warn(`cannot listen on 127.0.0.1${options.port ? `:${options.port}` : ''}: ${(error as Error).message}`);
