@@ -197,7 +197,13 @@ describe('warpfold inspect --proxy URL', () => {
     const unpriced = rowOf(run.stdout, older);
     expect(unpriced.slice(1, 3)).toEqual(['mystery-model-7', '2']);
     expect(unpriced.slice(-3)).toEqual(['unpriced', 'unpriced', 'unpriced']);
-    expect(run.stdout).toContain('total (2 sessions)');
+    // the total: both sessions' tokens, and the dollars of the priced one, marked as leaving one out
+    const olderLines = await ledgerOf(older);
+    const total = rowOf(run.stdout, 'total (2 sessions)');
+    expect(total[4]).toBe(
+      count(sum((line) => line.rawTokens) + olderLines.reduce((n, line) => n + (line.rawTokens ?? 0), 0)),
+    );
+    expect(total.slice(-3, -1)).toEqual([`${money(dollars.billed)}+`, `${money(dollars.raw)}+`]);
     expect(run.stdout).toMatch(/claude-sonnet-4-5: \$3 in/);
 
     // the inspector opens the newest session at the ceiling its engine folded under, at its prices

@@ -32,7 +32,20 @@ const priced = (value: number | null, partial = false) =>
   value === null ? 'unpriced' : `${dollars(value)}${partial ? '+' : ''}`;
 const share = (saved: number, raw: number) => (raw > 0 ? ` (${((100 * saved) / raw).toFixed(0)}%)` : '');
 
-function cells(summary: SessionSummary, model: string, spend: ProxySpend, partial = false): string[] {
+/** The ledger's figures a row shows: one session's, or the total's. */
+type Figures = Pick<
+  SessionSummary,
+  | 'session'
+  | 'calls'
+  | 'folded'
+  | 'rawTokens'
+  | 'forwardedTokens'
+  | 'inputTokens'
+  | 'cacheReadTokens'
+  | 'cacheWriteTokens'
+>;
+
+function cells(summary: Figures, model: string, spend: ProxySpend, partial = false): string[] {
   return [
     summary.session,
     model,
@@ -56,7 +69,7 @@ function totalCells(rows: readonly ProxySessionRow[]): string[] {
   const pricedRows = rows.filter((row) => row.spend.billed !== null);
   const money = (pick: (spend: ProxySpend) => number | null) =>
     pricedRows.length === 0 ? null : pricedRows.reduce((total, row) => total + (pick(row.spend) ?? 0), 0);
-  const summary = {
+  const summary: Figures = {
     session: `total (${rows.length} session${rows.length === 1 ? '' : 's'})`,
     calls: sum((s) => s.calls),
     folded: sum((s) => s.folded),
@@ -65,7 +78,7 @@ function totalCells(rows: readonly ProxySessionRow[]): string[] {
     inputTokens: sum((s) => s.inputTokens),
     cacheReadTokens: sum((s) => s.cacheReadTokens),
     cacheWriteTokens: sum((s) => s.cacheWriteTokens),
-  } as SessionSummary;
+  };
   const spend = {
     pricedCalls: 0,
     billed: money((s) => s.billed),
