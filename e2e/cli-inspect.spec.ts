@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { build } from 'vite';
+import { buildCli } from '../test/cli/support/built-cli.ts';
 import { REPO_ROOT } from './support/demo-server.ts';
 
 const SESSION = join(REPO_ROOT, 'test/fixtures/claude-code/57bb5674-54b1-4ce6-9157-2d341cd9bfc1.jsonl');
@@ -20,23 +21,14 @@ let url: string;
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   root = mkdtempSync(join(tmpdir(), 'warpfold-inspect-'));
-  await build({
-    configFile: join(REPO_ROOT, 'vite.config.ts'),
-    logLevel: 'warn',
-    build: { outDir: join(root, 'dist'), emptyOutDir: true },
-  });
-  // the bin has a build of its own (o200k bundled), into the same folder
-  await build({
-    configFile: join(REPO_ROOT, 'vite.cli.config.ts'),
-    logLevel: 'warn',
-    build: { outDir: join(root, 'dist'), emptyOutDir: false },
-  });
+  // the library and dist/cli.js (vite.config.ts makes the library only)
+  const bin = await buildCli(root);
   await build({
     configFile: join(REPO_ROOT, 'vite.demo.config.ts'),
     logLevel: 'warn',
     build: { outDir: join(root, 'dist-inspector'), emptyOutDir: true },
   });
-  child = spawn(process.execPath, [join(root, 'dist/cli.js'), 'inspect', SESSION], {
+  child = spawn(process.execPath, [bin, 'inspect', SESSION], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   url = await new Promise<string>((resolve, reject) => {

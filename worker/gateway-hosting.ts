@@ -1,4 +1,11 @@
-import type { CurrentView, FolderCall, FolderDecision, GatewayLedger, SessionFolder } from '../src/gateway/index.ts';
+import type {
+  CurrentView,
+  FolderCall,
+  FolderDecision,
+  GatewayLedger,
+  SessionFolder,
+  SessionHistory,
+} from '../src/gateway/index.ts';
 import { gatewaySessionObjectName, tenantObjectName } from './durable-object-names.ts';
 import type { GatewaySessionSettings } from './gateway-session-object.ts';
 import type { WorkerBindings } from './worker-bindings.ts';
@@ -25,6 +32,9 @@ export function durableObjectFolder(
     },
     async currentView(sessionId, text) {
       return (await objectOf(sessionId).currentView(sessionId, text, settings)) as CurrentView;
+    },
+    async history(sessionId) {
+      return (await objectOf(sessionId).lastHistory(sessionId)) as SessionHistory;
     },
     // the warm sessions are the objects' own
     warmSessions: 0,

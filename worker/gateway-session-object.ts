@@ -5,6 +5,7 @@ import {
   type FolderCall,
   type FolderDecision,
   type SessionFolder,
+  type SessionHistory,
 } from '../src/gateway/index.ts';
 import { createDurableObjectStore } from '../src/storage/durable-object.ts';
 import type { WarpfoldStorage } from '../src/storage/index.ts';
@@ -69,6 +70,12 @@ export class GatewaySessionObject extends DurableObject<WorkerBindings> {
 
   currentView(sessionId: string, text: string, settings: GatewaySessionSettings): Promise<CurrentView> {
     return this.run(settings, (folder) => folder.currentView(sessionId, text));
+  }
+
+  /** The last call's raw history while the fold is warm; a read keeps it warm no longer and loads nothing. */
+  lastHistory(sessionId: string): Promise<SessionHistory> {
+    if (this.folder === null) return Promise.resolve({ ok: false, reason: 'not-warm' });
+    return this.folder.history(sessionId);
   }
 
   /** Drops what is held in memory, so the next call reloads from storage (the bench's cold path). */

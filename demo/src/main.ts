@@ -116,7 +116,10 @@ function clearError(): void {
 }
 
 // ── loading ──────────────────────────────────────────────────────────────────────────────
-async function loadText(text: string, name: string): Promise<void> {
+/** Set for the history `warpfold inspect --proxy` opened: it ends with the proxy's latest call, not answered yet. */
+let pendingCall = false;
+
+async function loadText(text: string, name: string, pending = false): Promise<void> {
   try {
     const loaded = await readInput(text, name);
     clearError();
@@ -125,6 +128,7 @@ async function loadText(text: string, name: string): Promise<void> {
       showError(
         `Loaded ${name}, skipping ${loaded.notes.length} record${loaded.notes.length === 1 ? '' : 's'}:\n${loaded.notes.slice(0, 8).join('\n')}${loaded.notes.length > 8 ? `\n… and ${loaded.notes.length - 8} more` : ''}`,
       );
+    pendingCall = pending;
     useHistory(loaded);
   } catch (error) {
     const detail =
@@ -156,10 +160,10 @@ function useHistory(loaded: LoadedHistory): void {
   );
 }
 
-async function loadSample(path: string): Promise<void> {
+async function loadSample(path: string, pending = false): Promise<void> {
   const response = await fetch(path);
   if (!response.ok) return showError(`Could not fetch the sample ${path}: ${response.status}`);
-  await loadText(await response.text(), path.split('/').pop() ?? path);
+  await loadText(await response.text(), path.split('/').pop() ?? path, pending);
 }
 
 ui.fileInput.addEventListener('change', async () => {
@@ -249,6 +253,7 @@ function currentSettings(): FoldSettings {
     freezeTtlSeconds: Math.max(1, Number(ui.ttl.value) || DEFAULT_SETTINGS.freezeTtlSeconds),
     recall: ui.recall.value as FoldSettings['recall'],
     secondsBetweenCalls: Math.max(0, Number(ui.spacing.value) || 0),
+    ...(pendingCall ? { pendingCall: true } : {}),
   };
 }
 
@@ -724,4 +729,4 @@ ui.viewList.addEventListener('click', (event) => {
 
 // ── start ────────────────────────────────────────────────────────────────────────────────
 const initial = new URLSearchParams(location.search).get('sample') ?? 'samples/pydicom-901.json';
-if (initial !== 'none') void loadSample(initial);
+if (initial !== 'none') void loadSample(initial, new URLSearchParams(location.search).get('pending') === '1');

@@ -14,6 +14,7 @@ import {
   type FolderDecision,
   type SessionFolder,
 } from './session-folder.ts';
+import { sessionHistoryResponse } from './session-history-endpoint.ts';
 import { sessionsResponse } from './sessions-endpoint.ts';
 import { tapUsage, type ProviderUsage } from './usage-tap.ts';
 import { type CallMarks, verdictHeader, type Verdict } from './verdict.ts';
@@ -415,6 +416,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         });
       case 'sessions':
         return sessionsResponse(ledger, route.id);
+      case 'session-history':
+        return sessionHistoryResponse(folder, ledger, route.id);
       case 'count-tokens':
         return handleCountTokens(request);
       case 'fold':

@@ -185,6 +185,8 @@ export async function foldCall(input: FoldCallInput): Promise<FoldDecision> {
     held.calls++;
     held.lastHistory = history as ProviderMessage[];
     held.lastView = outcome.messages;
+    held.lastModel = typeof body.model === 'string' ? body.model : input.pathModel;
+    held.lastCeiling = ceiling.tokens;
     const measures = {
       ceiling,
       session: held,

@@ -25,6 +25,7 @@ export {
   type FolderDecision,
   type SessionFolder,
   type SessionFolderOptions,
+  type SessionHistory,
 } from './session-folder.ts';
 export { sessionsResponse, type SessionSummary } from './sessions-endpoint.ts';
 export type { SavedGatewaySession } from './session-pool.ts';

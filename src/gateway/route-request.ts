@@ -18,8 +18,9 @@ export type Route =
   | { readonly kind: 'count-tokens'; readonly api: 'anthropic'; readonly upstream: 'anthropic' }
   /** Codex tries a WebSocket first: a 426 makes it fall back to HTTP at once. */
   | { readonly kind: 'refuse-websocket' }
-  /** The gateway's own read-only endpoints. */
+  /** The gateway's own read-only endpoints: the ledger by session, and a warm session's last raw history. */
   | { readonly kind: 'sessions'; readonly id?: string }
+  | { readonly kind: 'session-history'; readonly id: string }
   /** Anything else goes to the provider untouched. */
   | { readonly kind: 'forward'; readonly upstream: UpstreamName };
 
@@ -39,9 +40,11 @@ export function routeRequest(method: string, url: URL, headers: Headers): Route 
     return { kind: 'refuse-websocket' };
   if (method === 'GET' && (path === '/warpfold/sessions' || path.startsWith('/warpfold/sessions/'))) {
     const id = path.slice('/warpfold/sessions/'.length);
-    return id === '' || path === '/warpfold/sessions'
-      ? { kind: 'sessions' }
-      : { kind: 'sessions', id: decodeURIComponent(id) };
+    if (id === '' || path === '/warpfold/sessions') return { kind: 'sessions' };
+    // an id is one encoded segment: a slash in it arrives as %2F
+    const history = /^([^/]+)\/history$/.exec(id);
+    if (history) return { kind: 'session-history', id: decodeURIComponent(history[1]) };
+    return { kind: 'sessions', id: decodeURIComponent(id) };
   }
   if (method === 'POST') {
     if (path === '/v1/messages') return { kind: 'fold', api: 'anthropic', upstream: 'anthropic' };

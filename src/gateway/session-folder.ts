@@ -72,6 +72,22 @@ export type CurrentView =
   | { readonly ok: true; readonly text: string }
   | { readonly ok: false; readonly reason: string };
 
+/** A warm session's last raw history, as the engine read it: plain data, so it may cross into another isolate. */
+export type SessionHistory =
+  | {
+      readonly ok: true;
+      readonly api: ApiKind;
+      /** The last call's ceiling (system, tools and messages), as the ledger says it. */
+      readonly ceiling: number | null;
+      /** What the engine folds the messages under: the ceiling less system and tools. */
+      readonly engineCeiling: number;
+      readonly model: string | null;
+      readonly calls: number;
+      readonly messages: readonly ProviderMessage[];
+    }
+  /** Raw history is held in memory only: a session that is not warm has none to give. */
+  | { readonly ok: false; readonly reason: 'not-warm' };
+
 /**
  * Where sessions live and calls fold. The gateway keeps one in its own isolate by default; a host
  * may fold elsewhere (the worker: one Durable Object per session) while it forwards itself.
@@ -82,6 +98,8 @@ export interface SessionFolder {
   measured(sessionId: string, inputTokens: number): Promise<void>;
   /** The count_tokens body `text` with the session's current view in place of the history it stands for. */
   currentView(sessionId: string, text: string): Promise<CurrentView>;
+  /** The session's last raw history while it is held in memory; never reloads it. */
+  history(sessionId: string): Promise<SessionHistory>;
   /** Sessions held in memory now. */
   readonly warmSessions: number;
 }
@@ -215,6 +233,19 @@ export function createSessionFolder(options: SessionFolderOptions): SessionFolde
       return {
         ok: true,
         text: writeRequest({ text, historySpan, rawSpans, view: combined, sealedBoundary: null, replaced: new Map() }),
+      };
+    },
+    async history(sessionId) {
+      const session = pool.peek(sessionId);
+      if (session?.lastHistory === undefined) return { ok: false, reason: 'not-warm' };
+      return {
+        ok: true,
+        api: session.api,
+        ceiling: session.lastCeiling ?? null,
+        engineCeiling: session.engineCeiling,
+        model: session.lastModel ?? null,
+        calls: session.calls,
+        messages: session.lastHistory,
       };
     },
     get warmSessions() {

@@ -27,9 +27,15 @@ export interface WarmSession {
   engineCeiling: number;
   measuredInputTokens: number | undefined;
   calls: number;
-  /** The raw history and the view of the last call, for token counting with the current view. */
+  /**
+   * The raw history and the view of the last call, for token counting with the current view and
+   * `GET /warpfold/sessions/:id/history`; in memory only, never stored (the history is the client's).
+   */
   lastHistory: readonly ProviderMessage[] | undefined;
   lastView: readonly ProviderMessage[] | undefined;
+  /** The last call's model and request ceiling, beside its history. */
+  lastModel: string | undefined;
+  lastCeiling: number | undefined;
   /** Calls on one session run their fold and save one after another. */
   queue: Promise<unknown>;
 }
@@ -91,8 +97,15 @@ export class SessionPool {
       calls: saved.calls,
       lastHistory: undefined,
       lastView: undefined,
+      lastModel: undefined,
+      lastCeiling: undefined,
       queue: Promise.resolve(),
     });
+  }
+
+  /** The session when it is held in memory now; never reloads, and leaves the order of use as it is. */
+  peek(id: string): WarmSession | undefined {
+    return this.warm.get(id);
   }
 
   create(id: string, api: ApiKind, engineCeiling: number): WarmSession {
@@ -105,6 +118,8 @@ export class SessionPool {
       calls: 0,
       lastHistory: undefined,
       lastView: undefined,
+      lastModel: undefined,
+      lastCeiling: undefined,
       queue: Promise.resolve(),
     });
   }

@@ -1,3 +1,4 @@
+import { gatewayJson } from './json-response.ts';
 import type { GatewayLedger, LedgerLine } from './ledger.ts';
 
 /** One session's totals, from its ledger lines. */
@@ -37,18 +38,12 @@ function summarize(session: string, lines: readonly LedgerLine[]): SessionSummar
   };
 }
 
-const json = (value: unknown, status = 200) =>
-  new Response(`${JSON.stringify(value, null, 2)}\n`, {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'x-warpfold-verdict': 'passthrough; reason=gateway' },
-  });
-
 /** `GET /warpfold/sessions`: every session's totals; `/warpfold/sessions/:id`: its ledger lines. */
 export async function sessionsResponse(ledger: GatewayLedger, id?: string): Promise<Response> {
   if (id !== undefined) {
     const lines = await ledger.lines(id);
-    if (lines.length === 0) return json({ error: { message: `no session ${id}` } }, 404);
-    return json({ session: summarize(id, lines), lines });
+    if (lines.length === 0) return gatewayJson({ error: { message: `no session ${id}` } }, 404);
+    return gatewayJson({ session: summarize(id, lines), lines });
   }
   const bySession = new Map<string, LedgerLine[]>();
   for (const line of await ledger.lines()) {
@@ -57,5 +52,5 @@ export async function sessionsResponse(ledger: GatewayLedger, id?: string): Prom
     if (list === undefined) bySession.set(line.session, [line]);
     else list.push(line);
   }
-  return json({ sessions: [...bySession].map(([session, lines]) => summarize(session, lines)) });
+  return gatewayJson({ sessions: [...bySession].map(([session, lines]) => summarize(session, lines)) });
 }

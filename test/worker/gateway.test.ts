@@ -176,6 +176,18 @@ describe('gateway routes', () => {
     ).json()) as Record<string, any>;
     expect(lines.lines[0]).toMatchObject({ verdict: 'folded', ceiling: 12000, ceilingSource: 'header' });
     expect(lines.lines[0].forwardedTokens).toBeLessThanOrEqual(12000);
+    // the session object is warm after its call: its last raw history, to its own tenant only
+    const historyPath = `/warpfold/sessions/${encodeURIComponent(mine.session)}/history`;
+    const history = await send(gatewayRequest(historyPath, undefined, {}, 'GET'));
+    expect(history.status).toBe(200);
+    const served = (await history.json()) as Record<string, any>;
+    expect(served).toMatchObject({ session: mine.session, api: 'anthropic', ceiling: 12000, model: raw.model });
+    expect(served.messages).toEqual(raw.messages);
+    const otherTenant = await send(
+      gatewayRequest(historyPath, undefined, { 'x-warpfold-token': tokenFor('tenant-b') }, 'GET'),
+    );
+    expect(otherTenant.status).toBe(404);
+    expect(((await otherTenant.json()) as Record<string, any>).error.type).toBe('unknown-session');
     // the provider key is in neither the session's object nor the tenant's
     const sessionText = await storedText(
       bindings.GATEWAY_SESSIONS.getByName(gatewaySessionObjectName('tenant-a', mine.session)),

@@ -15,6 +15,11 @@ export interface FoldSettings {
   readonly recall: 'auto' | 'on' | 'off';
   /** Simulated time between model calls (the samples carry no timestamps). */
   readonly secondsBetweenCalls: number;
+  /**
+   * The history is a request not answered yet (a running proxy's latest call, opened by
+   * `warpfold inspect --proxy`): replay that call too, after the last message.
+   */
+  readonly pendingCall?: boolean;
 }
 
 export const DEFAULT_SETTINGS: FoldSettings = {

@@ -20,13 +20,19 @@ import {
 } from '../../../src/baselines/index.ts';
 import type { CallSummary, FoldSettings, StrategyName, StrategySeries } from './protocol.ts';
 
-/** The benchmark's convention: a model call happens before each assistant message after the first message. */
-export function callPoints(history: readonly ProviderMessage[]): number[] {
+const isAnswer = (message: ProviderMessage | undefined) => {
+  const role = (message as { role?: unknown } | undefined)?.role;
+  return role === 'assistant' || role === 'model';
+};
+
+/**
+ * The benchmark's convention: a model call happens before each assistant message after the first
+ * message; with `pending`, one more after the last message when no answer ends the history.
+ */
+export function callPoints(history: readonly ProviderMessage[], pending = false): number[] {
   const points: number[] = [];
-  for (let index = 1; index < history.length; index++) {
-    const role = (history[index] as { role?: unknown }).role;
-    if (role === 'assistant' || role === 'model') points.push(index);
-  }
+  for (let index = 1; index < history.length; index++) if (isAnswer(history[index])) points.push(index);
+  if (pending && history.length > 0 && !isAnswer(history[history.length - 1])) points.push(history.length);
   return points;
 }
 
@@ -103,7 +109,7 @@ export async function replayHistory(
       kept: 0,
     });
 
-  const points = callPoints(history);
+  const points = callPoints(history, settings.pendingCall === true);
   const calls: CallSummary[] = [];
   const outcomes: FoldOutcome[] = [];
   const lastSeen = new Map<string, number>();
@@ -116,7 +122,9 @@ export async function replayHistory(
         lastSeen.set(identifier, seenUpTo);
     const slice = history.slice(0, point);
     // identifiers the next assistant message uses that were last seen far enough back: the scorer's needles
-    const needles = [...identifiers(renderedMessage(history[point] as BaselineMessage))].filter((identifier) => {
+    // a pending call has no answer yet, so nothing it uses is known
+    const answer = history[point] as BaselineMessage | undefined;
+    const needles = [...(answer === undefined ? [] : identifiers(renderedMessage(answer)))].filter((identifier) => {
       const last = lastSeen.get(identifier);
       return last !== undefined && last < point - NEAR_MESSAGES && last >= NEAR_MESSAGES;
     });

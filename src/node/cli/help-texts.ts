@@ -10,6 +10,7 @@ export const MAIN_HELP = `warpfold: deterministic context folding for long-runni
 Usage:
   warpfold report [FILE|FOLDER...] [--claude] [--codex] [--gemini] [options]
   warpfold inspect FILE [--ceiling N] [--model ID] [--price ID] [--port N] [--open]
+  warpfold inspect --proxy URL [--session ID] [--token T] [--port N] [--open]
   warpfold fold FILE [--ceiling N] [--at CALL] [--out FILE] [--receipt FILE]
   warpfold proxy [--port N] [--ceiling N] [--shadow] [options]
   warpfold claude|codex|gemini|pi [PROXY FLAGS] [-- CLIENT ARGS]
@@ -17,7 +18,7 @@ Usage:
 
 Commands:
   report   replay sessions as an agent would and show what folding saves
-  inspect  open the fold inspector on a local transcript (served on 127.0.0.1)
+  inspect  open the fold inspector on a local transcript, or on a running proxy's sessions (served on 127.0.0.1)
   fold     write the folded view of a session at one call, as JSON
   proxy    serve a provider-compatible fold gateway for agents (Anthropic, OpenAI, Gemini APIs)
   claude, codex, gemini, pi
@@ -68,21 +69,34 @@ ${EXIT_CODES}
 `;
 
 export const INSPECT_HELP = `Usage: warpfold inspect FILE [--ceiling N] [--model ID] [--price ID] [--port N] [--open]
+       warpfold inspect --proxy URL [--session ID] [--token T] [--port N] [--open]
 
 Serves the fold inspector on http://127.0.0.1 with FILE loaded, and prints the URL. The file is read
 by this local server only; nothing leaves the machine. Stop with Ctrl-C. The inspector opens with
 the ceiling and prices 'warpfold report' uses for the same file.
 
+With --proxy URL (a running 'warpfold proxy'), it first prints one row per session of the proxy:
+calls, folded calls, raw and forwarded tokens, the provider's input, cache-read and cache-write
+tokens, what those cost at the model's prices (billed $), what the raw requests would have cost
+with the client's own prompt caching (raw $), and the difference (saved $); a model without a
+known price is shown unpriced. Then it serves the inspector with one session's raw history (its
+last call, read afresh from the proxy on each load) at the ceiling the proxy folded it under. The
+session must be warm: the proxy keeps raw history in memory only.
+
 Options:
-  --ceiling N  fold under N prompt tokens (default: the model's budget, at most 200,000)
-  --model ID   the model whose window sets the ceiling and whose prices apply (default: the recorded one)
-  --price ID   cost at this model's prices (default: the model's)
-  --port N     port to listen on (default: a free one)
-  --open       open the URL in the default browser (xdg-open / open)
-  -h, --help   show this help
+  --ceiling N   fold under N prompt tokens (default: the model's budget, at most 200,000)
+  --model ID    the model whose window sets the ceiling and whose prices apply (default: the recorded one)
+  --price ID    cost at this model's prices (default: the model's)
+  --proxy URL   a running proxy's URL, as 'warpfold proxy' prints it (instead of FILE)
+  --session ID  with --proxy: the session to inspect (default: the most recent)
+  --token T     with --proxy: the proxy's token (or WARPFOLD_PROXY_TOKEN)
+  --port N      port to listen on (default: a free one)
+  --open        open the URL in the default browser (xdg-open / open)
+  -h, --help    show this help
 
 Example:
   warpfold inspect ~/.claude/projects/my-project/3cfce0ff-….jsonl --open
+  warpfold inspect --proxy http://127.0.0.1:8787 --open
 
 ${EXIT_CODES}
 `;
@@ -114,7 +128,8 @@ Responses (/v1/responses) and Chat Completions (/v1/chat/completions), Gemini
 (/v1beta/models/MODEL:generateContent and :streamGenerateContent). Each call's history is folded
 under the ceiling; system prompt, tools, headers and signed items reach the provider byte for byte.
 Every response carries x-warpfold-verdict; each call appends a line to ledger.jsonl, served at
-GET /warpfold/sessions and /warpfold/sessions/ID. See docs/proxy.md.
+GET /warpfold/sessions and /warpfold/sessions/ID; /warpfold/sessions/ID/history is a warm
+session's last raw history ('warpfold inspect --proxy URL' shows it). See docs/proxy.md.
 
 Options:
   --port N                 port to serve on (default 0: any free port; the URL is printed)

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MINIMUM_PRESSURE_CEILING_TOKENS } from '../../budget/resolve-context-budget.ts';
@@ -8,20 +7,10 @@ import { priceForSession, priceOption } from './price-class.ts';
 import { readSessionFile } from './read-session-file.ts';
 import type { CliOutput } from './cli-output.ts';
 import { INSPECT_HELP } from './help-texts.ts';
+import { holdInspector } from './hold-inspector.ts';
 import { inspectorFolder, startInspectorServer } from './inspector-server.ts';
+import { inspectProxy } from './inspect-proxy.ts';
 import { EXIT_FILE_FAILED, EXIT_OK, UsageError } from './usage-error.ts';
-
-/** Opens `url` in the default browser; best-effort, a failure is only said. */
-function openBrowser(url: string, output: CliOutput): void {
-  const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-  try {
-    const child = spawn(command, [url], { stdio: 'ignore', detached: true });
-    child.on('error', () => output.warn(`could not run ${command}; open ${url} yourself`));
-    child.unref();
-  } catch {
-    output.warn(`could not run ${command}; open ${url} yourself`);
-  }
-}
 
 /** `warpfold inspect`: the inspector on 127.0.0.1 with one local file loaded; runs until interrupted. */
 export async function inspectCommand(
@@ -35,18 +24,47 @@ export async function inspectCommand(
     ceiling: { type: 'string' },
     model: { type: 'string' },
     price: { type: 'string' },
+    proxy: { type: 'string' },
+    session: { type: 'string' },
+    token: { type: 'string' },
   });
   if (values.help) {
     output.stdout.write(INSPECT_HELP);
     return EXIT_OK;
   }
-  if (positionals.length !== 1)
-    throw new UsageError(
-      positionals.length === 0 ? 'name one transcript FILE' : `inspect takes one FILE, got ${positionals.length}`,
-      'inspect',
-    );
   const port = integerOption('inspect', 'port', values.port, 0);
   if (port !== undefined && port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`, 'inspect');
+  const proxy = stringOption(values.proxy);
+  if (proxy !== undefined) {
+    if (positionals.length > 0) throw new UsageError('inspect takes a FILE or --proxy URL, not both', 'inspect');
+    // the proxy's own ceiling and prices are the ones that reproduce what it forwarded
+    for (const name of ['ceiling', 'model', 'price'] as const)
+      if (values[name] !== undefined)
+        throw new UsageError(
+          `--${name} does not go with --proxy: the session's own ceiling and model apply`,
+          'inspect',
+        );
+    return inspectProxy(
+      {
+        proxy,
+        session: stringOption(values.session),
+        token: stringOption(values.token) || process.env.WARPFOLD_PROXY_TOKEN || undefined,
+        port,
+        open: values.open === true,
+      },
+      output,
+      signal,
+    );
+  }
+  for (const name of ['session', 'token'] as const)
+    if (values[name] !== undefined) throw new UsageError(`--${name} goes with --proxy URL only`, 'inspect');
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length === 0
+        ? 'name one transcript FILE (or --proxy URL)'
+        : `inspect takes one FILE, got ${positionals.length}`,
+      'inspect',
+    );
   const ceilingOption = integerOption('inspect', 'ceiling', values.ceiling, MINIMUM_PRESSURE_CEILING_TOKENS);
   const model = stringOption(values.model);
   const price = priceOption(stringOption(values.price), 'inspect');
@@ -97,15 +115,6 @@ export async function inspectCommand(
     output.warn(`cannot listen on 127.0.0.1${port ? `:${port}` : ''}: ${(error as Error).message}`);
     return EXIT_FILE_FAILED;
   }
-  output.stdout.write(`${server.url}\n`);
-  output.warn('serving the inspector on 127.0.0.1 only; press Ctrl-C to stop');
-  if (values.open) openBrowser(server.url, output);
-  await new Promise<void>((resolvePromise) => {
-    const stop = () => resolvePromise();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    signal?.addEventListener('abort', stop, { once: true });
-  });
-  await server.close();
+  await holdInspector(server, output, values.open === true, signal);
   return EXIT_OK;
 }

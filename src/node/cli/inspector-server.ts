@@ -39,18 +39,27 @@ export interface InspectorServer {
   close(): Promise<void>;
 }
 
+/** A session read afresh on every request (a running proxy's history), instead of a file. */
+export interface LiveSession {
+  /** The name the page shows, and the last segment of its path. */
+  readonly name: string;
+  /** The session's text, or the status and message to answer with when it cannot be had. */
+  read(): Promise<{ readonly status: number; readonly text: string }>;
+}
+
 /**
- * Serves the built inspector and one session file on 127.0.0.1. Only files inside the inspector
- * folder and that one file are served; nothing else on the disk is reachable.
+ * Serves the built inspector and one session (a file, or a live one) on 127.0.0.1. Only files
+ * inside the inspector folder and that session are served; nothing else on the disk is reachable.
  */
 export async function startInspectorServer(
-  sessionFile: string,
+  session: string | LiveSession,
   folder: string,
   port = 0,
   settings: Readonly<Record<string, string>> = {},
 ): Promise<InspectorServer> {
   const root = resolve(folder);
-  const sessionName = basename(sessionFile);
+  const sessionFile = typeof session === 'string' ? session : undefined;
+  const sessionName = typeof session === 'string' ? basename(session) : session.name;
   const sessionUrlPath = `${SESSION_PATH_PREFIX}${encodeURIComponent(sessionName)}`;
   const server = createServer((request, response) => {
     const send = (status: number, text: string) => {
@@ -59,8 +68,18 @@ export async function startInspectorServer(
     };
     if (request.method !== 'GET' && request.method !== 'HEAD') return send(405, 'method not allowed');
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://127.0.0.1').pathname);
+    if (typeof session !== 'string' && path === decodeURIComponent(sessionUrlPath)) {
+      session.read().then(
+        ({ status, text }) => {
+          response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+          response.end(request.method === 'HEAD' ? undefined : text);
+        },
+        (error: unknown) => send(502, String((error as Error)?.message ?? error)),
+      );
+      return;
+    }
     let file: string;
-    if (path === decodeURIComponent(sessionUrlPath)) file = sessionFile;
+    if (sessionFile !== undefined && path === decodeURIComponent(sessionUrlPath)) file = sessionFile;
     else {
       file = normalize(join(root, path === '/' ? 'index.html' : path));
       if (file !== root && !file.startsWith(root + sep)) return send(403, 'forbidden');
