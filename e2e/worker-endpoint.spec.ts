@@ -90,8 +90,7 @@ function uploadUntilAnswered(
       );
       // a second for a server that answers from the headers alone, so a busy machine cannot make
       // the body race its answer; a server that waits for the body gets it after that
-      for (let waited = 0; !answered && waited < 1_000; waited += 10)
-        await new Promise((tick) => setTimeout(tick, 10));
+      for (let waited = 0; !answered && waited < 1_000; waited += 10) await new Promise((tick) => setTimeout(tick, 10));
       while (!answered && sentBytes < total) {
         socket.write(chunk);
         sentBytes += chunk.length;
