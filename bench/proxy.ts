@@ -36,9 +36,12 @@ interface Usage {
   output_tokens: number;
 }
 
+/** The helper's outputs run 24–47 KB; this scale makes them the 14–29 KB a real Claude Code session's are. */
+const OUTPUT_SCALE = 0.6;
+
 /** Session `id`'s request at `step`: its own first message, so sessions share no cache. */
 function requestBody(id: string, step: number): string {
-  const body = claudeCodeBody(step, id) as { messages: Array<{ content: Array<{ text?: string }> }> };
+  const body = claudeCodeBody(step, id, OUTPUT_SCALE) as { messages: Array<{ content: Array<{ text?: string }> }> };
   body.messages[0].content[1].text += ` (session ${id})`;
   return JSON.stringify(body);
 }

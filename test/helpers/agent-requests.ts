@@ -1,10 +1,10 @@
 /**
  * Requests shaped like the real agents' (see ../shared/CLIENTS.md): the whole history every call,
- * mid-size tool outputs (14–29 KB), Claude Code's three cache marks, signed thinking blocks, its
+ * mid-size tool outputs (24–47 KB; scale them for smaller), Claude Code's three cache marks, signed thinking blocks, its
  * session id in metadata.user_id; Codex's Responses input with encrypted reasoning items.
  */
 
-/** Deterministic tool output of 14–29 KB for step `step` (times `scale`). */
+/** Deterministic tool output of 24–47 KB for step `step` (times `scale`). */
 export function toolOutput(step: number, scale = 1): string {
   const lines = Math.max(1, Math.round((350 + ((step * 37) % 380)) * scale));
   let text = '';
