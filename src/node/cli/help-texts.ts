@@ -121,18 +121,8 @@ Example:
 ${EXIT_CODES}
 `;
 
-export const PROXY_HELP = `Usage: warpfold proxy [options]
-
-A fold gateway on one port: Anthropic Messages (/v1/messages, /v1/messages/count_tokens), OpenAI
-Responses (/v1/responses) and Chat Completions (/v1/chat/completions), Gemini
-(/v1beta/models/MODEL:generateContent and :streamGenerateContent). Each call's history is folded
-under the ceiling; system prompt, tools, headers and signed items reach the provider byte for byte.
-Every response carries x-warpfold-verdict; each call appends a line to ledger.jsonl, served at
-GET /warpfold/sessions and /warpfold/sessions/ID; /warpfold/sessions/ID/history is a warm
-session's last raw history ('warpfold inspect --proxy URL' shows it). See docs/proxy.md.
-
-Options:
-  --port N                 port to serve on (default 0: any free port; the URL is printed)
+/** The flags of `warpfold proxy`, which the launchers take too. */
+const PROXY_FLAGS = `  --port N                 port to serve on (default 0: any free port; the URL is printed)
   --host H                 interface (default 127.0.0.1); any other host needs --token
   --token T                clients must send it as x-warpfold-token (or WARPFOLD_PROXY_TOKEN)
   --ceiling N              prompt ceiling in tokens (system, tools and messages); default: the
@@ -146,7 +136,20 @@ Options:
                            what would have been sent and saved
   --log-bodies             keep request bodies in the ledger (off: no body is kept)
   --max-warm-sessions N    sessions kept in memory (default 64); the others reload from the state dir
+`;
 
+export const PROXY_HELP = `Usage: warpfold proxy [options]
+
+A fold gateway on one port: Anthropic Messages (/v1/messages, /v1/messages/count_tokens), OpenAI
+Responses (/v1/responses) and Chat Completions (/v1/chat/completions), Gemini
+(/v1beta/models/MODEL:generateContent and :streamGenerateContent). Each call's history is folded
+under the ceiling; system prompt, tools, headers and signed items reach the provider byte for byte.
+Every response carries x-warpfold-verdict; each call appends a line to ledger.jsonl, served at
+GET /warpfold/sessions and /warpfold/sessions/ID; /warpfold/sessions/ID/history is a warm
+session's last raw history ('warpfold inspect --proxy URL' shows it). See docs/proxy.md.
+
+Options:
+${PROXY_FLAGS}
 Example:
   warpfold proxy --port 8787 --ceiling 40000
   ANTHROPIC_BASE_URL=http://127.0.0.1:8787 claude
@@ -163,21 +166,7 @@ the Gemini CLI GOOGLE_GEMINI_BASE_URL, pi a temporary PI_CODING_AGENT_DIR. The a
 warpfold's.
 
 Proxy flags:
-  --port N                 port to serve on (default 0: any free port; the URL is printed)
-  --host H                 interface (default 127.0.0.1); any other host needs --token
-  --token T                clients must send it as x-warpfold-token (or WARPFOLD_PROXY_TOKEN)
-  --ceiling N              prompt ceiling in tokens (system, tools and messages); default: the
-                           request's model budget, capped at 200,000; x-warpfold-ceiling overrides
-  --model M                take the ceiling from this model's budget instead of each request's
-  --anthropic-upstream URL default https://api.anthropic.com
-  --openai-upstream URL    default https://api.openai.com
-  --gemini-upstream URL    default https://generativelanguage.googleapis.com
-  --state-dir DIR          sessions, ledger.jsonl and proxy.json (default ~/.warpfold)
-  --shadow                 forward every request exactly as received; fold on the side and record
-                           what would have been sent and saved
-  --log-bodies             keep request bodies in the ledger (off: no body is kept)
-  --max-warm-sessions N    sessions kept in memory (default 64); the others reload from the state dir
-
+${PROXY_FLAGS}
 Example:
   warpfold claude --ceiling 60000 -- -p "fix the failing test"
 
