@@ -29,7 +29,8 @@ export function findIdentifiersWith(text: string, patterns: readonly IdentifierP
   // spans already taken, as flat sorted [start, end, start, end, …]: claims never overlap
   let claimed: number[] = [];
   for (const { kind, pattern, accept, mayMatch, runMark } of patterns) {
-    if (!mayMatch(text)) continue;
+    // a run scan looks for its mark first, so the mark test would only scan the text twice
+    if (runMark === undefined && !mayMatch(text)) continue;
     // one pattern's matches come in order and never overlap each other, so a moving cursor
     // over the earlier patterns' claims finds any overlap, and this pass's claims merge in after
     const added: number[] = [];

@@ -26,6 +26,7 @@ export interface IdentifierPattern {
    * A mark (a string, or a global pattern) every match holds, for a pattern whose matches hold no whitespace and whose edge
    * assertions read whitespace as the text's edge: only the whitespace-free runs around the
    * mark are scanned, with the same matches (a regex scan tries every start in the text).
+   * The mark stands in for `mayMatch`, which must then test for the same mark.
    */
   readonly runMark?: string | RegExp;
 }
