@@ -92,7 +92,17 @@ const MESSAGE_FRAMING_TOKENS = 2;
  * after punctuation may merge with it, making the true count a little lower).
  */
 export function messageTokensUpperBound(role: string, text: string, lines: LineTokenCache): number {
-  let tokens = lines.count(`<${role}>`) + MESSAGE_FRAMING_TOKENS;
+  return messageFramingTokens(role, lines) + linesTokens(text, lines);
+}
+
+/** The role tag and framing of a synthetic message: its bound less its lines. */
+function messageFramingTokens(role: string, lines: LineTokenCache): number {
+  return lines.count(`<${role}>`) + MESSAGE_FRAMING_TOKENS;
+}
+
+/** The lines' share of the bound: texts joined by line breaks add up, so parts are counted once. */
+function linesTokens(text: string, lines: LineTokenCache): number {
+  let tokens = 0;
   for (const line of text.split('\n')) tokens += lines.count(line) + 1;
   return tokens;
 }
@@ -288,7 +298,9 @@ export function buildBand(request: BandRequest): Band {
   };
   const closetBudget = Math.max(0, request.closetFraction * budgetTokens);
   const lineTokens = request.lineTokens ?? new LineTokenCache(countTokens);
-  const measure = (text: string) => messageTokensUpperBound(request.userRole, text, lineTokens);
+  // a band's bound is the sum of its parts' (see linesTokens): the intro is the same every attempt
+  const framing = messageFramingTokens(request.userRole, lineTokens);
+  const introLines = linesTokens(intro, lineTokens);
 
   let scale = request.estimateScale ?? FIRST_ESTIMATE_SCALE;
   let bestScale = scale;
@@ -317,12 +329,18 @@ export function buildBand(request: BandRequest): Band {
       isShown: (line) => shownBody.includes(line),
     });
     const text = [intro, body, closet].filter(Boolean).join('\n');
-    const tokens = measure(text);
+    const shownTokens = shownLines || picked.length ? linesTokens(shownLines, lineTokens) : 0;
+    const tokens =
+      framing +
+      introLines +
+      (omitted ? linesTokens(omitted, lineTokens) : 0) +
+      (shownLines ? shownTokens : 0) +
+      (closet ? linesTokens(closet, lineTokens) : 0);
     if (!smallest || tokens < smallest.tokens)
       smallest = { text, omitted, closet, tokens, picked, closetEntries, omittedNames };
     const estimated = picked.reduce((sum, line) => sum + line.estimate, 0);
     // the picked lines counted alone: the rest of the band (header, omitted calls, closet) is not theirs to scale
-    const real = picked.length ? measure(shownLines) : 0;
+    const real = picked.length ? framing + shownTokens : 0;
     const pickScale = estimated > 0 && real > 0 ? Math.max(MIN_ESTIMATE_SCALE, real / estimated) : scale;
     if (tokens <= budgetTokens && (!best || tokens > best.tokens)) {
       best = { text, omitted, closet, tokens, picked, closetEntries, omittedNames };

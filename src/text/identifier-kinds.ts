@@ -22,6 +22,13 @@ export interface IdentifierPattern {
   readonly accept?: (value: string) => boolean;
   /** A cheap test every text holding a match passes: most lines skip most patterns without a regex scan. */
   readonly mayMatch: (text: string) => boolean;
+  /**
+   * A mark (a string, or a global pattern) every match holds, for a pattern whose matches hold no whitespace and whose edge
+   * assertions read whitespace as the text's edge: only the whitespace-free runs around the
+   * mark are scanned, with the same matches (a regex scan tries every start in the text).
+   * The mark stands in for `mayMatch`, which must then test for the same mark.
+   */
+  readonly runMark?: string | RegExp;
 }
 
 const has =
@@ -40,6 +47,8 @@ const VALUE_MARK = /: \d/;
 const ISSUE_MARK = /#\d|[A-Z0-9]-\d/;
 const VERSION_MARK = /\d\.\d+\.\d/;
 const SYMBOL_MARK = /_[a-z0-9]+_|[a-z][A-Z][a-z0-9]+[A-Z]/;
+/** A mark as a global pattern, to find where it occurs (see `runMark`). */
+const everywhere = (mark: RegExp) => new RegExp(mark.source, 'g');
 
 /** A hyphenated name with a random-looking segment: pod, container and build names. */
 const hasOpaqueSegment = (value: string) =>
@@ -53,6 +62,7 @@ export const IDENTIFIER_PATTERNS: readonly IdentifierPattern[] = [
     pattern: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi,
     opaque: true,
     mayMatch: has('-'),
+    runMark: '-',
   },
   { kind: 'url', pattern: /\bhttps?:\/\/[^\s'"`<>()[\]{}]+/g, opaque: false, mayMatch: has('://') },
   // bounded quantifiers: unbounded ones backtrack quadratically on long unbroken tokens
@@ -62,18 +72,21 @@ export const IDENTIFIER_PATTERNS: readonly IdentifierPattern[] = [
     opaque: false,
     accept: hasOpaqueSegment,
     mayMatch: (text) => SLUG_MARK.test(text),
+    runMark: everywhere(SLUG_MARK),
   },
   {
     kind: 'image',
     pattern: /\b[a-z0-9][\w.-]{0,60}(?:\/[\w.-]{1,60}){0,4}:(?:v\d[\w.-]{0,30}|\d{1,4}\.\d{1,4}[\w.-]{0,30})/g,
     opaque: false,
     mayMatch: (text) => IMAGE_MARK.test(text),
+    runMark: everywhere(IMAGE_MARK),
   },
   {
     kind: 'hash',
     pattern: /\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}\b/g,
     opaque: true,
     mayMatch: (text) => HEX_RUN.test(text),
+    runMark: everywhere(HEX_RUN),
   },
   {
     kind: 'path',
@@ -81,6 +94,7 @@ export const IDENTIFIER_PATTERNS: readonly IdentifierPattern[] = [
       /(?:~|\.{1,2})?\/?(?:[\w.@+-]{1,100}\/){1,24}[\w.@+-]{1,100}\.[A-Za-z0-9]{1,8}\b|(?<![\w.:/])\/(?:[\w.@+-]{1,100}\/){1,24}[\w.@+-]{1,100}/g,
     opaque: false,
     mayMatch: has('/'),
+    runMark: '/',
   },
   {
     kind: 'host-port',
@@ -88,6 +102,7 @@ export const IDENTIFIER_PATTERNS: readonly IdentifierPattern[] = [
     opaque: false,
     accept: (value) => /[A-Za-z]/.test(value.slice(0, value.lastIndexOf(':'))),
     mayMatch: (text) => PORT_MARK.test(text),
+    runMark: everywhere(PORT_MARK),
   },
   {
     kind: 'key-value',
@@ -100,6 +115,7 @@ export const IDENTIFIER_PATTERNS: readonly IdentifierPattern[] = [
     pattern: /(?<![\w&#])(?:[\w.-]{1,100}\/[\w.-]{1,100})?#\d{1,8}\b|\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b/g,
     opaque: false,
     mayMatch: (text) => ISSUE_MARK.test(text),
+    runMark: everywhere(ISSUE_MARK),
   },
   {
     kind: 'error-code',
@@ -113,12 +129,14 @@ export const IDENTIFIER_PATTERNS: readonly IdentifierPattern[] = [
     pattern: /\bv?\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?\b/g,
     opaque: false,
     mayMatch: (text) => VERSION_MARK.test(text),
+    runMark: everywhere(VERSION_MARK),
   },
   {
     kind: 'symbol',
     pattern: /\b[a-z][a-z0-9]*(?:_[a-z0-9]+){2,}\b|\b[a-z]+(?:[A-Z][a-z0-9]+){2,}\b/g,
     opaque: false,
     mayMatch: (text) => SYMBOL_MARK.test(text),
+    runMark: everywhere(SYMBOL_MARK),
   },
 ];
 
