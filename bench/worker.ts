@@ -301,7 +301,13 @@ function renderGateway(gateway: GatewayBenchResult): string {
   return [
     '## Fold gateway',
     '',
-    `${gateway.sessions} sessions at once, each replaying a ${gateway.steps}-step Claude Code session (the whole history every call, 14–29 KB tool outputs, its three cache marks) at a ${formatInteger(gateway.ceiling)} ceiling through \`wrangler dev\`'s \`/anthropic/v1/messages\`, against a stand-in provider on loopback reached directly (it reads the body and answers a stream at once). Time to first byte of the answer's body; the added time is the gateway's percentile less the direct one. ${formatInteger(gateway.requests)} requests through the gateway, ${gateway.errors} errors, ${(gateway.foldedShare * 100).toFixed(1)}% folded.`,
+    `${gateway.sessions} sessions at once, each replaying a ${gateway.steps}-step Claude Code session (the whole history every call, 14–29 KB tool outputs, its three cache marks) at a ${formatInteger(gateway.ceiling)} ceiling through \`wrangler dev\`'s \`/anthropic/v1/messages\`, against a stand-in provider on loopback reached directly (it reads the body and answers a stream at once). Time to first byte of the answer's body; the added time is the gateway's percentile less the direct one. ${formatInteger(gateway.requests)} requests through the gateway, ${gateway.errors} errors${
+      gateway.errors > 0
+        ? ` (${Object.entries(gateway.errorStatuses ?? {})
+            .map(([status, count]) => `${count} × ${status}`)
+            .join(', ')})`
+        : ''
+    }, ${(gateway.foldedShare * 100).toFixed(1)}% folded.`,
     '',
     markdownTable(
       ['', 'direct ms', 'through the gateway ms', 'added ms', 'goal'],

@@ -15,6 +15,8 @@ import { isolateHeapUsage } from './inspector-heap.ts';
 export const GATEWAY_SESSIONS = 16;
 export const GATEWAY_STEPS = 60;
 export const GATEWAY_CEILING = 40_000;
+/** The helper's outputs run 24–47 KB; this scale makes them the 14–29 KB a real Claude Code session's are. */
+const OUTPUT_SCALE = 0.6;
 
 export interface GatewayBenchResult {
   readonly sessions: number;
@@ -22,6 +24,8 @@ export interface GatewayBenchResult {
   readonly ceiling: number;
   readonly requests: number;
   readonly errors: number;
+  /** The statuses of the answers that were not 200, and how many of each (`direct 503`, `gateway 429`). */
+  readonly errorStatuses: Readonly<Record<string, number>>;
   readonly foldedShare: number;
   readonly directTtfbP50Milliseconds: number;
   readonly directTtfbP99Milliseconds: number;
@@ -82,23 +86,27 @@ async function timeToFirstByte(url: string, headers: Record<string, string>, bod
 async function replay(
   url: string,
   headersOf: (session: number) => Record<string, string>,
-): Promise<{ times: number[]; errors: number; folded: number }> {
+): Promise<{ times: number[]; errors: number; statuses: Record<string, number>; folded: number }> {
   const times: number[] = [];
+  const statuses: Record<string, number> = {};
   let errors = 0;
   let folded = 0;
   await Promise.all(
     Array.from({ length: GATEWAY_SESSIONS }, async (_, session) => {
       const sessionId = `00000000-0000-4000-8000-${String(session).padStart(12, '0')}`;
       for (let step = 1; step <= GATEWAY_STEPS; step++) {
-        const body = JSON.stringify(claudeCodeBody(step, sessionId));
+        const body = JSON.stringify(claudeCodeBody(step, sessionId, OUTPUT_SCALE));
         const result = await timeToFirstByte(url, headersOf(session), body);
-        if (result.status !== 200) errors++;
+        if (result.status !== 200) {
+          errors++;
+          statuses[result.status] = (statuses[result.status] ?? 0) + 1;
+        }
         if (result.verdict.startsWith('folded')) folded++;
         times.push(result.milliseconds);
       }
     }),
   );
-  return { times, errors, folded };
+  return { times, errors, statuses, folded };
 }
 
 /**
@@ -146,6 +154,10 @@ export async function gatewayRun(directory: string, maxSessionBytes: number): Pr
       ceiling: GATEWAY_CEILING,
       requests: through.times.length,
       errors: through.errors + direct.errors,
+      errorStatuses: Object.fromEntries([
+        ...Object.entries(direct.statuses).map(([status, count]) => [`direct ${status}`, count]),
+        ...Object.entries(through.statuses).map(([status, count]) => [`gateway ${status}`, count]),
+      ]),
       foldedShare: Math.round((through.folded / through.times.length) * 1000) / 1000,
       directTtfbP50Milliseconds: p50(direct.times),
       directTtfbP99Milliseconds: p99(direct.times),
