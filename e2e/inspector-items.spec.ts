@@ -63,6 +63,9 @@ test('one numbering: a band header, its receipt, its lines and the raw list all 
   await openFolded(page);
   await page.locator('#scrubber').focus();
   await page.keyboard.press('End');
+  // the view of the last call is painted a frame later, in place of the landing call's
+  const last = await page.locator('#scrubber').getAttribute('max');
+  await expect(page.locator('#view-list')).toHaveAttribute('data-call', last!);
   const band = page.locator('#view-list > li[data-kind="band"]').first();
   await expect(band).toBeVisible();
   const header = (await band.locator('.mono').first().textContent()) ?? '';
