@@ -1,4 +1,4 @@
-export { detectDialect } from './detect-dialect.ts';
+export { detectDialect } from './dialects/index.ts';
 export { FoldInputError, FoldOptionsError } from './fold-input-error.ts';
 export { checkValueShape, MAX_VALUE_DEPTH } from './value-guard.ts';
 export { argumentValues, plainMessageText } from './plain-text.ts';

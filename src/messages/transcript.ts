@@ -1,7 +1,7 @@
 import { fnv1a } from '../text/hash.ts';
 import { PhraseIndex } from '../text/phrase-index.ts';
 import { argumentValues, countsReasoningIn, plainMessageText } from './plain-text.ts';
-import { readDialect } from './detect-dialect.ts';
+import { readDialect } from './dialects/detect-dialect.ts';
 import { FoldInputError, FoldOptionsError } from './fold-input-error.ts';
 import { checkValueShape, MAX_VALUE_DEPTH } from './value-guard.ts';
 import { readMessage } from './read-message.ts';

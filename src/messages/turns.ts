@@ -1,7 +1,7 @@
 import { Transcript } from './transcript.ts';
 import { readMessage } from './read-message.ts';
 import { ToolCallLedger, type AnsweredCall } from './tool-call-ledger.ts';
-import { detectDialect } from './detect-dialect.ts';
+import { detectDialect } from './dialects/detect-dialect.ts';
 import type { CanonicalMessage, Dialect, ProviderMessage, Turn } from './types.ts';
 
 /** Whether a message starts a turn: real user text, not tool results and not warpfold's own synthetic text. */

@@ -1,22 +1,11 @@
-import { clipArgumentValues, clipArgumentsText } from './clip-call-arguments.ts';
-import { clipModelMessage, clipResponsesItem } from './clip-dialect-message.ts';
-import { setOwn } from './set-own.ts';
+import { DIALECT_CODECS } from './dialects/index.ts';
 import type { Dialect, ProviderMessage } from './types.ts';
 import { findIdentifiers } from '../text/find-identifiers.ts';
 import { cutAfter, cutBefore } from '../text/safe-cut.ts';
 
 /** A synthetic message in the history's own dialect: Anthropic gets text blocks (cacheable), Gemini `parts`. */
 export function writeSyntheticMessage(dialect: Dialect, role: 'user' | 'assistant', text: string): ProviderMessage {
-  if (dialect === 'gemini') return { role: role === 'assistant' ? 'model' : 'user', parts: [{ text }] };
-  // Responses: an input message; assistant text as a plain string, which input messages allow without an item id
-  if (dialect === 'openai-responses')
-    return role === 'user'
-      ? { type: 'message', role, content: [{ type: 'input_text', text }] }
-      : { type: 'message', role, content: text };
-  // AI SDK: text parts, so a host can put providerOptions (a cache breakpoint) on them
-  if (dialect === 'ai-sdk') return { role, content: [{ type: 'text', text }] };
-  if (dialect === 'anthropic') return { role, content: [{ type: 'text', text }] };
-  return { role, content: text };
+  return DIALECT_CODECS[dialect].writeSynthetic(role, text);
 }
 
 /** Share of a clip's characters that may name the identifiers its cut removed: they are what the agent quotes back. */
@@ -81,42 +70,11 @@ export function clipText(text: string, maxChars: number): string {
   return `${text.slice(0, cut.head)}\n[warpfold clipped ${omitted.length} chars, ${lines} lines${list}]\n${text.slice(cut.tail)}`;
 }
 
-const CLIP_KEYS = new Set(['content', 'text', 'output', 'result']);
-
 /**
- * Copy of a raw message whose long text fields are cut to `maxChars` (head and tail kept, the
- * middle replaced by a marker): tool outputs, texts, and the string values of a call's input
- * (the call keeps its shape). Keys are copied as own properties, so a JSON-parsed `"__proto__"`
- * key stays a plain key of the copy and never becomes its prototype.
+ * Copy of a raw message whose long texts are cut to `maxChars` (head and tail kept, the middle
+ * replaced by a marker), as its dialect clips: tool outputs, texts, and the string values of a
+ * call's input (the call keeps its shape). A message of no known dialect is clipped as a chat message.
  */
 export function clipProviderMessage(message: ProviderMessage, maxChars: number, dialect?: Dialect): ProviderMessage {
-  const clip = (text: string) => clipText(text, maxChars);
-  if (dialect === 'openai-responses') return clipResponsesItem(message, clip);
-  if (dialect === 'ai-sdk') return clipModelMessage(message, clip);
-  const walk = (value: unknown, key: string): unknown => {
-    // OpenAI chat: a call's arguments are JSON text
-    if (typeof value === 'string')
-      return key === 'arguments' ? clipArgumentsText(value, clip) : CLIP_KEYS.has(key) ? clip(value) : value;
-    if (Array.isArray(value)) return value.map((item) => walk(item, key));
-    if (value !== null && typeof value === 'object') {
-      const record = value as Record<string, unknown>;
-      const out: Record<string, unknown> = {};
-      // a text document's source holds its text under `data`
-      const textSource = record.type === 'text';
-      // a call's input: Anthropic's tool_use block, Gemini's functionCall part
-      const callInput = record.type === 'tool_use' ? 'input' : key === 'functionCall' ? 'args' : undefined;
-      for (const [childKey, child] of Object.entries(record)) {
-        if (childKey === callInput) setOwn(out, childKey, clipArgumentValues(child, clip));
-        else
-          setOwn(
-            out,
-            childKey,
-            textSource && childKey === 'data' && typeof child === 'string' ? clip(child) : walk(child, childKey),
-          );
-      }
-      return out;
-    }
-    return value;
-  };
-  return walk(message, '') as ProviderMessage;
+  return DIALECT_CODECS[dialect ?? 'openai'].clip(message, (text) => clipText(text, maxChars));
 }

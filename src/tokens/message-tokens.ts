@@ -1,4 +1,4 @@
-import { readDialect } from '../messages/detect-dialect.ts';
+import { readDialect } from '../messages/dialects/detect-dialect.ts';
 import { FoldInputError } from '../messages/fold-input-error.ts';
 import { countsReasoningIn, plainMessageText } from '../messages/plain-text.ts';
 import { readMessage } from '../messages/read-message.ts';

@@ -1,4 +1,4 @@
-import { detectDialect } from '../messages/detect-dialect.ts';
+import { detectDialect } from '../messages/dialects/detect-dialect.ts';
 import type { ProviderMessage } from '../messages/types.ts';
 import { isRecord } from '../text/is-record.ts';
 import { TranscriptFormatError } from './transcript-format-error.ts';

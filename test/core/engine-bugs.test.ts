@@ -150,7 +150,7 @@ describe('engine bugs found by the property suite', () => {
     expect(section).toContain('Please migrate the billing service');
   });
 
-  // Fixed. src/messages/detect-dialect.ts guesses 'openai' for a history whose messages are all
+  // Fixed. src/messages/dialects/detect-dialect.ts guesses 'openai' for a history whose messages are all
   // text blocks (Anthropic `content: [{type:'text'}]` reads like OpenAI content parts). When the
   // first tool_use appears, Transcript.sync() sees the dialect change and reports firstChange = 0,
   // so evaluateFoldFreeze() rebuilds with reason 'boundary-changed' although the history only grew

@@ -1,4 +1,4 @@
-import { detectDialect } from '../../messages/detect-dialect.ts';
+import { detectDialect } from '../../messages/dialects/detect-dialect.ts';
 import { readMessage } from '../../messages/read-message.ts';
 import { ToolCallLedger } from '../../messages/tool-call-ledger.ts';
 import type { CanonicalMessage, ProviderMessage } from '../../messages/types.ts';

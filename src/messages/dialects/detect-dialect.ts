@@ -1,6 +1,6 @@
-import { tellsModelMessage } from './read-model-message.ts';
-import { tellsResponsesItem } from './read-responses-item.ts';
-import type { Dialect, ProviderMessage } from './types.ts';
+import { tellsModelMessage } from './ai-sdk.ts';
+import { tellsResponsesItem } from './openai-responses.ts';
+import type { Dialect, ProviderMessage } from '../types.ts';
 
 /**
  * Decides the dialect from the first message that tells: Responses items carry a top-level

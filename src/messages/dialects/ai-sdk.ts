@@ -1,7 +1,9 @@
-import { isRecord, kindOf, valueText, type DialectReading } from './dialect-reading.ts';
-import { FoldInputError } from './fold-input-error.ts';
-import type { ToolCallLedger } from './tool-call-ledger.ts';
-import type { CanonicalRole, ProviderMessage, ToolCall } from './types.ts';
+import { clipTextParts } from './clip-fields.ts';
+import { type Clip, type DialectCodec, type DialectReading, isRecord, kindOf, valueText } from './dialect-reading.ts';
+import { clipArgumentValues } from '../clip-call-arguments.ts';
+import { FoldInputError } from '../fold-input-error.ts';
+import type { ToolCallLedger } from '../tool-call-ledger.ts';
+import type { CanonicalRole, ProviderMessage, ToolCall } from '../types.ts';
 
 /**
  * The AI SDK's `ModelMessage` (ai 5 and 6): `system` with a string, `user` / `assistant` with a
@@ -71,7 +73,7 @@ function outputOf(output: unknown, index: number, where: string): { text: string
   }
 }
 
-export function readModelMessage(message: ProviderMessage, index: number, ledger: ToolCallLedger): DialectReading {
+function readModelMessage(message: ProviderMessage, index: number, ledger: ToolCallLedger): DialectReading {
   const role = ROLES[String(message.role)];
   if (role === undefined)
     throw new FoldInputError(index, `unknown role ${JSON.stringify(message.role)} for an AI SDK message`);
@@ -143,3 +145,53 @@ export function readModelMessage(message: ProviderMessage, index: number, ledger
   });
   return reading;
 }
+
+/** A tool result's output clipped; JSON outputs become text outputs holding their clipped JSON. */
+function clipOutput(output: unknown, clip: Clip): unknown {
+  if (!isRecord(output)) return output;
+  switch (output.type) {
+    case 'text':
+    case 'error-text':
+      return typeof output.value === 'string' ? { ...output, value: clip(output.value) } : output;
+    case 'json':
+    case 'error-json':
+      return {
+        ...output,
+        type: output.type === 'json' ? 'text' : 'error-text',
+        value: clip(JSON.stringify(output.value) ?? ''),
+      };
+    case 'content':
+      return Array.isArray(output.value) ? { ...output, value: clipTextParts(output.value, clip) } : output;
+    default:
+      return output;
+  }
+}
+
+/**
+ * An AI SDK message with its long texts clipped: text parts, tool-result outputs and the string
+ * values of a tool call's input. Reasoning parts (whose provider signatures cover their text)
+ * stay as they are.
+ */
+function clipModelMessage(message: ProviderMessage, clip: Clip): ProviderMessage {
+  const content = message.content;
+  if (typeof content === 'string') return { ...message, content: clip(content) };
+  if (!Array.isArray(content)) return message;
+  return {
+    ...message,
+    content: content.map((part: unknown) => {
+      if (!isRecord(part)) return part;
+      if (part.type === 'text' && typeof part.text === 'string') return { ...part, text: clip(part.text) };
+      if (part.type === 'tool-result') return { ...part, output: clipOutput(part.output, clip) };
+      if (part.type === 'tool-call' && part.input !== undefined)
+        return { ...part, input: clipArgumentValues(part.input, clip) };
+      return part;
+    }),
+  };
+}
+
+export const aiSdk: DialectCodec = {
+  read: readModelMessage,
+  // text parts, so a host can put providerOptions (a cache breakpoint) on them
+  writeSynthetic: (role, text) => ({ role, content: [{ type: 'text', text }] }),
+  clip: clipModelMessage,
+};

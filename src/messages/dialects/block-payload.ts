@@ -1,6 +1,7 @@
-import { dataUrlPayload, dataUrlType, imageTokens, pdfTokens, streamTokens } from './media-tokens.ts';
-import type { Dialect } from './types.ts';
-import { isRecord } from '../text/is-record.ts';
+import { dataUrlPayload, dataUrlType, imageTokens, pdfTokens, streamTokens } from '../media-tokens.ts';
+import type { Dialect } from '../types.ts';
+import { FoldInputError } from '../fold-input-error.ts';
+import { isRecord } from '../../text/is-record.ts';
 
 /**
  * What a message carries besides its prose, for counting: text of attached documents and search
@@ -105,4 +106,28 @@ export function readBlockPayload(block: Record<string, unknown>, dialect: Dialec
     return;
   }
   payload.opaque.push(JSON.stringify(block));
+}
+
+/** Text of an OpenAI chat or Anthropic content value; non-text blocks become short placeholders and are counted in `payload`. */
+export function contentText(
+  content: unknown,
+  index: number,
+  where: string,
+  dialect: Dialect,
+  payload: Payload,
+): string {
+  if (content === null || content === undefined) return '';
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content))
+    throw new FoldInputError(index, `${where} must be a string, an array of blocks or null, got ${typeof content}`);
+  const pieces: string[] = [];
+  for (const block of content) {
+    if (typeof block === 'string') pieces.push(block);
+    else if (isRecord(block) && typeof block.text === 'string') pieces.push(block.text);
+    else if (isRecord(block) && typeof block.type === 'string') {
+      pieces.push(`[${block.type}]`);
+      readBlockPayload(block, dialect, payload);
+    } else throw new FoldInputError(index, `${where} holds a block that is neither text nor a typed block`);
+  }
+  return pieces.join('\n');
 }

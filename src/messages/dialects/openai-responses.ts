@@ -1,7 +1,17 @@
-import { isRecord, kindOf, parseArguments, valueText, type DialectReading } from './dialect-reading.ts';
-import { FoldInputError } from './fold-input-error.ts';
-import type { ToolCallLedger } from './tool-call-ledger.ts';
-import type { CanonicalRole, ProviderMessage, ToolCall } from './types.ts';
+import { clipTextParts } from './clip-fields.ts';
+import {
+  type Clip,
+  type DialectCodec,
+  type DialectReading,
+  isRecord,
+  kindOf,
+  parseArguments,
+  valueText,
+} from './dialect-reading.ts';
+import { clipArgumentsText } from '../clip-call-arguments.ts';
+import { FoldInputError } from '../fold-input-error.ts';
+import type { ToolCallLedger } from '../tool-call-ledger.ts';
+import type { CanonicalRole, ProviderMessage, ToolCall } from '../types.ts';
 
 /**
  * OpenAI Responses input items. One assistant step is several items (reasoning, a message,
@@ -149,7 +159,7 @@ function reasoningText(item: ProviderMessage): string {
   return pieces.join('\n');
 }
 
-export function readResponsesItem(item: ProviderMessage, index: number, ledger: ToolCallLedger): DialectReading {
+function readResponsesItem(item: ProviderMessage, index: number, ledger: ToolCallLedger): DialectReading {
   const reading: DialectReading = {
     role: 'assistant',
     sourceRole: 'assistant',
@@ -201,3 +211,44 @@ export function readResponsesItem(item: ProviderMessage, index: number, ledger: 
   else reading.text.push(`[${type}]`);
   return reading;
 }
+
+/**
+ * A Responses item with its long texts clipped: message text, tool output text, shell stdout and
+ * stderr, a function call's argument values, a custom tool's input and a patch's diff. Reasoning
+ * items (encrypted content and all) and every other call stay as they are.
+ */
+function clipResponsesItem(item: ProviderMessage, clip: Clip): ProviderMessage {
+  const type = item.type;
+  if (type === undefined || type === 'message') return { ...item, content: clipTextParts(item.content, clip) };
+  if (type === 'function_call' && typeof item.arguments === 'string')
+    return { ...item, arguments: clipArgumentsText(item.arguments, clip) };
+  if (type === 'custom_tool_call' && typeof item.input === 'string') return { ...item, input: clip(item.input) };
+  if (type === 'apply_patch_call' && isRecord(item.operation) && typeof item.operation.diff === 'string')
+    return { ...item, operation: { ...item.operation, diff: clip(item.operation.diff) } };
+  if (typeof type !== 'string' || !type.endsWith('_output')) return item;
+  if (type === 'shell_call_output' && Array.isArray(item.output))
+    return {
+      ...item,
+      output: item.output.map((chunk: unknown) =>
+        isRecord(chunk)
+          ? {
+              ...chunk,
+              ...(typeof chunk.stdout === 'string' ? { stdout: clip(chunk.stdout) } : {}),
+              ...(typeof chunk.stderr === 'string' ? { stderr: clip(chunk.stderr) } : {}),
+            }
+          : chunk,
+      ),
+    };
+  if (item.output === undefined || item.output === null) return item;
+  return { ...item, output: clipTextParts(item.output, clip) };
+}
+
+export const openAiResponses: DialectCodec = {
+  read: readResponsesItem,
+  // an input message; assistant text as a plain string, which input messages allow without an item id
+  writeSynthetic: (role, text) =>
+    role === 'user'
+      ? { type: 'message', role, content: [{ type: 'input_text', text }] }
+      : { type: 'message', role, content: text },
+  clip: clipResponsesItem,
+};
