@@ -63,6 +63,9 @@ async function startStandIn(): Promise<{ url: string; close(): Promise<void> }> 
       outgoing.end('event: message_stop\ndata: {"type":"message_stop"}\n\n');
     });
   });
+  // the gateway reuses its connections; a stand-in that drops an idle one after Node's 5 s default
+  // races the next request sent on it ("Network connection lost"), which is the stand-in's doing
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
