@@ -1,4 +1,5 @@
 import { ANTHROPIC_MAX_BREAKPOINTS } from '../providers/anthropic/cache-breakpoints.ts';
+import { contentBlocks } from '../messages/dialects/anthropic.ts';
 import type { ProviderMessage } from '../messages/types.ts';
 import { isRecord } from '../text/is-record.ts';
 
@@ -27,15 +28,7 @@ function markable(block: unknown): boolean {
 /** The message with a breakpoint on its last block that can carry one; undefined when none can. */
 function withMark(message: ProviderMessage, ttl: '5m' | '1h'): ProviderMessage | undefined {
   if (message.role === 'system') return undefined;
-  const content = message.content;
-  const blocks: unknown[] =
-    typeof content === 'string'
-      ? content === ''
-        ? []
-        : [{ type: 'text', text: content }]
-      : Array.isArray(content)
-        ? content
-        : [];
+  const blocks = contentBlocks(message.content);
   for (let index = blocks.length - 1; index >= 0; index--) {
     if (!markable(blocks[index])) continue;
     const copy = blocks.slice();

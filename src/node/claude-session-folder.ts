@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { EpochReason } from '../freeze/freeze-state.ts';
+import { contentBlocks } from '../messages/dialects/anthropic.ts';
 import type { ProviderMessage } from '../messages/types.ts';
 import { claudeSessionFilePath } from '../providers/claude-cli/index.ts';
 import { FoldSession, type FoldSessionOptions } from '../session/index.ts';
@@ -15,14 +16,6 @@ export function defaultClaudeHome(env: NodeJS.ProcessEnv = process.env): string 
   return env.CLAUDE_CONFIG_DIR ?? join(homedir(), '.claude');
 }
 
-const blocksOf = (content: unknown): unknown[] =>
-  typeof content === 'string'
-    ? content === ''
-      ? []
-      : [{ type: 'text', text: content }]
-    : Array.isArray(content)
-      ? content
-      : [];
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
@@ -38,8 +31,8 @@ export function rowsAfter(
   for (let index = 0; index < written.length - 1; index++) if (!same(rows[index], written[index])) return null;
   const last = written.length - 1;
   if (rows[last].role !== written[last].role) return null;
-  const grown = blocksOf(rows[last].content);
-  const mine = blocksOf(written[last].content);
+  const grown = contentBlocks(rows[last].content);
+  const mine = contentBlocks(written[last].content);
   if (grown.length < mine.length || !mine.every((block, index) => same(block, grown[index]))) return null;
   const extra = grown.slice(mine.length);
   return [...(extra.length > 0 ? [{ role: rows[last].role, content: extra }] : []), ...rows.slice(written.length)];

@@ -79,6 +79,12 @@ function read(message: ProviderMessage, index: number, ledger: ToolCallLedger): 
   return reading;
 }
 
+/** An Anthropic message's content as blocks: a string is one text block (none when empty). */
+export function contentBlocks(content: unknown): unknown[] {
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  return Array.isArray(content) ? content : [];
+}
+
 export const anthropic: DialectCodec = {
   read,
   // text blocks, so a host can put a cache breakpoint on them
