@@ -109,12 +109,13 @@ describe.each(DIALECTS)('the %s dialect', (dialect) => {
     expect(read.at(-1)?.toolResults).toHaveLength(1);
   });
 
-  it('refuses a role it does not speak, naming it', () => {
-    const message: ProviderMessage =
-      dialect === 'gemini'
-        ? { role: ROLE_NOBODY_SPEAKS, parts: [{ text: 'hi' }] }
-        : { role: ROLE_NOBODY_SPEAKS, content: 'hi' };
-    expect(() => readMessage(message, 3, dialect, new ToolCallLedger())).toThrow(FoldInputError);
-    expect(() => readMessage(message, 3, dialect, new ToolCallLedger())).toThrow(ROLE_NOBODY_SPEAKS);
-  });
+  it.each([ROLE_NOBODY_SPEAKS, 'constructor', 'toString', '__proto__'])(
+    'refuses the role %s, naming it (a key of Object.prototype is no role)',
+    (role) => {
+      const message: ProviderMessage =
+        dialect === 'gemini' ? { role, parts: [{ text: 'hi' }] } : { role, content: 'hi' };
+      expect(() => readMessage(message, 3, dialect, new ToolCallLedger())).toThrow(FoldInputError);
+      expect(() => readMessage(message, 3, dialect, new ToolCallLedger())).toThrow(`unknown role "${role}"`);
+    },
+  );
 });

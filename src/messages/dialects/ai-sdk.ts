@@ -1,5 +1,14 @@
 import { clipTextParts } from './clip-fields.ts';
-import { type Clip, type DialectCodec, type DialectReading, isRecord, kindOf, valueText } from './dialect-reading.ts';
+import {
+  type Clip,
+  type DialectCodec,
+  type DialectReading,
+  isRecord,
+  kindOf,
+  newReading,
+  roleIn,
+  valueText,
+} from './dialect-reading.ts';
 import { clipArgumentValues } from '../clip-call-arguments.ts';
 import { FoldInputError } from '../fold-input-error.ts';
 import type { ToolCallLedger } from '../tool-call-ledger.ts';
@@ -10,12 +19,12 @@ import type { CanonicalRole, ProviderMessage, ToolCall } from '../types.ts';
  * string or parts, `tool` with `tool-result` parts that answer `tool-call` parts by `toolCallId`.
  */
 
-const ROLES: Readonly<Record<string, CanonicalRole>> = {
-  system: 'system',
-  user: 'user',
-  assistant: 'assistant',
-  tool: 'tool',
-};
+const ROLES = new Map<unknown, CanonicalRole>([
+  ['system', 'system'],
+  ['user', 'user'],
+  ['assistant', 'assistant'],
+  ['tool', 'tool'],
+]);
 
 /** Part types only the AI SDK uses (the kebab-case ones; `text` is everyone's). */
 const MODEL_MESSAGE_PARTS = new Set([
@@ -74,17 +83,8 @@ function outputOf(output: unknown, index: number, where: string): { text: string
 }
 
 function readModelMessage(message: ProviderMessage, index: number, ledger: ToolCallLedger): DialectReading {
-  const role = ROLES[String(message.role)];
-  if (role === undefined)
-    throw new FoldInputError(index, `unknown role ${JSON.stringify(message.role)} for an AI SDK message`);
-  const reading: DialectReading = {
-    role,
-    sourceRole: message.role as string,
-    text: [],
-    reasoning: [],
-    calls: [],
-    results: [],
-  };
+  const role = roleIn(ROLES, message.role, 'ai-sdk', index);
+  const reading = newReading(role, message.role as string);
   const content = message.content;
   if (typeof content === 'string') {
     if (role === 'tool')

@@ -1,6 +1,13 @@
 import { contentText, newPayload, readBlockPayload } from './block-payload.ts';
 import { clipTextFields } from './clip-fields.ts';
-import { type DialectCodec, type DialectReading, isRecord, newReading, roleIn } from './dialect-reading.ts';
+import {
+  type DialectCodec,
+  type DialectReading,
+  isRecord,
+  newReading,
+  roleIn,
+  SHARED_ROLES,
+} from './dialect-reading.ts';
 import { FoldInputError } from '../fold-input-error.ts';
 import type { ToolCallLedger } from '../tool-call-ledger.ts';
 import type { CanonicalRole, ProviderMessage, ToolCall } from '../types.ts';
@@ -10,12 +17,7 @@ import type { CanonicalRole, ProviderMessage, ToolCall } from '../types.ts';
  * of the next user message; thinking blocks, whose signatures are never text, and redacted ones.
  */
 
-const ROLES = new Map<unknown, CanonicalRole>([
-  ['system', 'system'],
-  ['developer', 'system'],
-  ['user', 'user'],
-  ['assistant', 'assistant'],
-]);
+const ROLES = new Map<unknown, CanonicalRole>([...SHARED_ROLES, ['assistant', 'assistant']]);
 
 function read(message: ProviderMessage, index: number, ledger: ToolCallLedger): DialectReading {
   const payload = newPayload();

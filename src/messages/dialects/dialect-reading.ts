@@ -34,7 +34,17 @@ export interface DialectCodec {
   clip(message: ProviderMessage, clip: Clip): ProviderMessage;
 }
 
-/** The canonical role of `raw` in a dialect whose roles are `roles`; any other is refused, naming it. */
+/** The roles every chat-shaped dialect but the AI SDK's shares; each adds its assistant (and tool) roles. */
+export const SHARED_ROLES: ReadonlyArray<readonly [string, CanonicalRole]> = [
+  ['system', 'system'],
+  ['developer', 'system'],
+  ['user', 'user'],
+];
+
+/**
+ * The canonical role of `raw` in a dialect whose roles are `roles`; any other is refused, naming
+ * it. A Map, so a key of Object's prototype (`constructor`, `toString`) is no role.
+ */
 export function roleIn(
   roles: ReadonlyMap<unknown, CanonicalRole>,
   raw: unknown,
@@ -43,7 +53,7 @@ export function roleIn(
 ): CanonicalRole {
   const role = roles.get(raw);
   if (role === undefined)
-    throw new FoldInputError(index, `unknown role ${JSON.stringify(raw)} for a ${dialect} history`);
+    throw new FoldInputError(index, `unknown role ${JSON.stringify(raw)} for the ${dialect} dialect`);
   return role;
 }
 

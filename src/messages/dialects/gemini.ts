@@ -1,18 +1,21 @@
 import { newPayload, readBlockPayload } from './block-payload.ts';
 import { clipTextFields } from './clip-fields.ts';
-import { type DialectCodec, type DialectReading, isRecord, newReading, roleIn, valueText } from './dialect-reading.ts';
+import {
+  type DialectCodec,
+  type DialectReading,
+  isRecord,
+  newReading,
+  roleIn,
+  SHARED_ROLES,
+  valueText,
+} from './dialect-reading.ts';
 import { FoldInputError } from '../fold-input-error.ts';
 import type { ToolCallLedger } from '../tool-call-ledger.ts';
 import type { CanonicalRole, ProviderMessage, ToolCall } from '../types.ts';
 
 /** Gemini `contents`: roles `user` and `model`, `parts` of text, thoughts, `functionCall` and `functionResponse`. */
 
-const ROLES = new Map<unknown, CanonicalRole>([
-  ['system', 'system'],
-  ['developer', 'system'],
-  ['user', 'user'],
-  ['model', 'assistant'],
-]);
+const ROLES = new Map<unknown, CanonicalRole>([...SHARED_ROLES, ['model', 'assistant']]);
 
 function read(message: ProviderMessage, index: number, ledger: ToolCallLedger): DialectReading {
   const payload = newPayload();

@@ -7,6 +7,7 @@ import {
   newReading,
   parseArguments,
   roleIn,
+  SHARED_ROLES,
 } from './dialect-reading.ts';
 import { FoldInputError } from '../fold-input-error.ts';
 import type { ToolCallLedger } from '../tool-call-ledger.ts';
@@ -16,9 +17,7 @@ import { checkValueShape } from '../value-guard.ts';
 /** OpenAI Chat Completions: string or part content, `tool_calls` on assistant messages, `tool` messages that answer them by id. */
 
 const ROLES = new Map<unknown, CanonicalRole>([
-  ['system', 'system'],
-  ['developer', 'system'],
-  ['user', 'user'],
+  ...SHARED_ROLES,
   ['assistant', 'assistant'],
   ['tool', 'tool'],
   ['function', 'tool'],

@@ -5,7 +5,10 @@ import {
   type DialectReading,
   isRecord,
   kindOf,
+  newReading,
   parseArguments,
+  roleIn,
+  SHARED_ROLES,
   valueText,
 } from './dialect-reading.ts';
 import { clipArgumentsText } from '../clip-call-arguments.ts';
@@ -53,12 +56,7 @@ export function isResponsesStepItem(message: ProviderMessage): boolean {
   return typeof type === 'string' && !OUTPUT_ITEMS.has(type);
 }
 
-const MESSAGE_ROLES: Readonly<Record<string, CanonicalRole>> = {
-  user: 'user',
-  assistant: 'assistant',
-  system: 'system',
-  developer: 'system',
-};
+const MESSAGE_ROLES = new Map<unknown, CanonicalRole>([...SHARED_ROLES, ['assistant', 'assistant']]);
 
 function contentText(content: unknown, index: number, where: string): string {
   if (content === null || content === undefined) return '';
@@ -160,19 +158,10 @@ function reasoningText(item: ProviderMessage): string {
 }
 
 function readResponsesItem(item: ProviderMessage, index: number, ledger: ToolCallLedger): DialectReading {
-  const reading: DialectReading = {
-    role: 'assistant',
-    sourceRole: 'assistant',
-    text: [],
-    reasoning: [],
-    calls: [],
-    results: [],
-  };
+  const reading = newReading('assistant', 'assistant');
   const type = item.type;
   if (type === undefined || type === 'message') {
-    const role = MESSAGE_ROLES[String(item.role)];
-    if (role === undefined)
-      throw new FoldInputError(index, `unknown role ${JSON.stringify(item.role)} for a Responses message item`);
+    const role = roleIn(MESSAGE_ROLES, item.role, 'openai-responses', index);
     if (item.content === undefined || item.content === null)
       throw new FoldInputError(
         index,
