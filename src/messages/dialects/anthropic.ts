@@ -1,13 +1,6 @@
-import { contentText, newPayload, readBlockPayload } from './block-payload.ts';
+import { contentText, readBlockPayload } from './block-payload.ts';
 import { clipTextFields } from './clip-fields.ts';
-import {
-  type DialectCodec,
-  type DialectReading,
-  isRecord,
-  newReading,
-  roleIn,
-  SHARED_ROLES,
-} from './dialect-reading.ts';
+import { type DialectCodec, type DialectReading, isRecord, SHARED_ROLES, startReading } from './dialect-reading.ts';
 import { FoldInputError } from '../fold-input-error.ts';
 import type { ToolCallLedger } from '../tool-call-ledger.ts';
 import type { CanonicalRole, ProviderMessage, ToolCall } from '../types.ts';
@@ -20,8 +13,8 @@ import type { CanonicalRole, ProviderMessage, ToolCall } from '../types.ts';
 const ROLES = new Map<unknown, CanonicalRole>([...SHARED_ROLES, ['assistant', 'assistant']]);
 
 function read(message: ProviderMessage, index: number, ledger: ToolCallLedger): DialectReading {
-  const payload = newPayload();
-  const reading = newReading(roleIn(ROLES, message.role, 'anthropic', index), message.role as string, payload);
+  const reading = startReading(ROLES, message, 'anthropic', index);
+  const { payload } = reading;
   const content = message.content;
   if (typeof content === 'string' || content === null || content === undefined) {
     reading.text.push(content ?? '');

@@ -1,4 +1,4 @@
-import type { Payload } from './block-payload.ts';
+import { newPayload, type Payload } from './block-payload.ts';
 import { FoldInputError } from '../fold-input-error.ts';
 import type { ToolCallLedger } from '../tool-call-ledger.ts';
 import type { CanonicalRole, Dialect, ProviderMessage, ToolCall, ToolResult } from '../types.ts';
@@ -57,9 +57,19 @@ export function roleIn(
   return role;
 }
 
+/** A chat-shaped message's empty reading, its role checked against `roles`, with a payload to count its blocks into. */
+export function startReading(
+  roles: ReadonlyMap<unknown, CanonicalRole>,
+  message: ProviderMessage,
+  dialect: Dialect,
+  index: number,
+): DialectReading & { readonly payload: Payload } {
+  return { ...newReading(roleIn(roles, message.role, dialect, index), message.role as string), payload: newPayload() };
+}
+
 /** An empty reading of a message with `role`, for a reader to fill. */
-export function newReading(role: CanonicalRole, sourceRole: string, payload?: Payload): DialectReading {
-  return { role, sourceRole, text: [], reasoning: [], calls: [], results: [], ...(payload ? { payload } : {}) };
+export function newReading(role: CanonicalRole, sourceRole: string): DialectReading {
+  return { role, sourceRole, text: [], reasoning: [], calls: [], results: [] };
 }
 
 /** JSON arguments parsed; a string that is not JSON stays a string (what the model wrote). */

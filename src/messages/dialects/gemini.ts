@@ -1,12 +1,11 @@
-import { newPayload, readBlockPayload } from './block-payload.ts';
+import { readBlockPayload } from './block-payload.ts';
 import { clipTextFields } from './clip-fields.ts';
 import {
   type DialectCodec,
   type DialectReading,
   isRecord,
-  newReading,
-  roleIn,
   SHARED_ROLES,
+  startReading,
   valueText,
 } from './dialect-reading.ts';
 import { FoldInputError } from '../fold-input-error.ts';
@@ -18,8 +17,8 @@ import type { CanonicalRole, ProviderMessage, ToolCall } from '../types.ts';
 const ROLES = new Map<unknown, CanonicalRole>([...SHARED_ROLES, ['model', 'assistant']]);
 
 function read(message: ProviderMessage, index: number, ledger: ToolCallLedger): DialectReading {
-  const payload = newPayload();
-  const reading = newReading(roleIn(ROLES, message.role, 'gemini', index), message.role as string, payload);
+  const reading = startReading(ROLES, message, 'gemini', index);
+  const { payload } = reading;
   const raw = message.parts ?? (typeof message.content === 'string' ? [{ text: message.content }] : undefined);
   if (!Array.isArray(raw)) throw new FoldInputError(index, 'a Gemini message needs a parts array');
   raw.forEach((part: unknown, n: number) => {

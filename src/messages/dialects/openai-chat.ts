@@ -1,13 +1,12 @@
-import { contentText, newPayload } from './block-payload.ts';
+import { contentText } from './block-payload.ts';
 import { clipTextFields } from './clip-fields.ts';
 import {
   type DialectCodec,
   type DialectReading,
   isRecord,
-  newReading,
   parseArguments,
-  roleIn,
   SHARED_ROLES,
+  startReading,
 } from './dialect-reading.ts';
 import { FoldInputError } from '../fold-input-error.ts';
 import type { ToolCallLedger } from '../tool-call-ledger.ts';
@@ -24,9 +23,8 @@ const ROLES = new Map<unknown, CanonicalRole>([
 ]);
 
 function read(message: ProviderMessage, index: number, ledger: ToolCallLedger): DialectReading {
-  const role = roleIn(ROLES, message.role, 'openai', index);
-  const payload = newPayload();
-  const reading = newReading(role, message.role as string, payload);
+  const reading = startReading(ROLES, message, 'openai', index);
+  const { role, payload } = reading;
   reading.text.push(contentText(message.content, index, 'content', 'openai', payload));
   if (typeof message.reasoning_content === 'string') reading.reasoning.push(message.reasoning_content);
   if (message.tool_calls !== undefined && message.tool_calls !== null) {
